@@ -1,0 +1,66 @@
+import type { EventEnvelope } from './event-envelope';
+import type { SessionEvent, ToolCall } from './session-events';
+
+/**
+ * Narrows a stored envelope to a session event, checking the fields evolve relies on.
+ * Returns null for an unknown type or malformed data, so a projection can skip a poison
+ * event instead of throwing (EST-17).
+ */
+export function asSessionEvent(event: EventEnvelope): SessionEvent | null {
+  const d = event.data as Record<string, unknown> | null;
+  if (d === null || typeof d !== 'object') return null;
+  switch (event.type) {
+    case 'SessionStarted':
+      return str(d.sessionId) && str(d.agentId) ? (event as SessionEvent) : null;
+    case 'MessageSent':
+      return isMessage(d) ? (event as SessionEvent) : null;
+    case 'ToolGroupLoaded':
+      return str(d.groupName) && strings(d.toolNames) && isSource(d.source) ? (event as SessionEvent) : null;
+    case 'ToolGroupUnloaded':
+      return str(d.groupName) ? (event as SessionEvent) : null;
+    case 'SessionCleared':
+      return typeof d.reason === 'string' ? (event as SessionEvent) : null;
+    case 'ModelRequested':
+      return str(d.provider) && str(d.model) && strings(d.toolNames) && typeof d.schemaTokens === 'number'
+        ? (event as SessionEvent)
+        : null;
+    default:
+      return null;
+  }
+}
+
+function isMessage(d: Record<string, unknown>): boolean {
+  if (!str(d.messageId) || (d.role !== 'tool' && typeof d.text !== 'string')) return false;
+  switch (d.role) {
+    case 'user':
+      return true;
+    case 'assistant':
+      return Array.isArray(d.toolCalls) && d.toolCalls.every(isToolCall);
+    case 'tool':
+      return (
+        str(d.callId) &&
+        str(d.toolName) &&
+        (d.status === 'success' ? typeof d.result === 'string' : d.status === 'error' && str(d.errorType))
+      );
+    default:
+      return false;
+  }
+}
+
+function isToolCall(c: unknown): c is ToolCall {
+  const call = c as Record<string, unknown> | null;
+  return call !== null && typeof call === 'object' && str(call.callId) && str(call.toolName) && typeof call.arguments === 'object';
+}
+
+function isSource(s: unknown): boolean {
+  const source = s as Record<string, unknown> | null;
+  return source !== null && typeof source === 'object' && (source.kind === 'user' || (source.kind === 'tool_call' && str(source.callId)));
+}
+
+function str(v: unknown): v is string {
+  return typeof v === 'string' && v.length > 0;
+}
+
+function strings(v: unknown): boolean {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}

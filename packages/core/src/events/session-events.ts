@@ -1,0 +1,100 @@
+import type { EventEnvelope } from './event-envelope';
+
+/** Schema version written into new session events; readers accept this version and older. */
+export const SESSION_EVENT_SCHEMA_VERSION = 1;
+
+export interface ToolCall {
+  readonly callId: string;
+  readonly toolName: string;
+  /** Parsed JSON arguments as the model sent them (never containing `_env` values). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+export type ToolCallStatus = 'success' | 'error';
+
+export interface UserMessageData {
+  readonly messageId: string;
+  readonly role: 'user';
+  readonly text: string;
+}
+
+export interface AssistantMessageData {
+  readonly messageId: string;
+  readonly role: 'assistant';
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+}
+
+interface ToolResultBase {
+  readonly messageId: string;
+  readonly role: 'tool';
+  readonly callId: string;
+  readonly toolName: string;
+  readonly durationMs: number;
+}
+
+export interface ToolSuccessData extends ToolResultBase {
+  readonly status: 'success';
+  readonly result: string;
+}
+
+export interface ToolErrorData extends ToolResultBase {
+  readonly status: 'error';
+  readonly errorType: string;
+  readonly message: string;
+}
+
+export type ToolResultMessageData = ToolSuccessData | ToolErrorData;
+export type MessageData = UserMessageData | AssistantMessageData | ToolResultMessageData;
+
+/** Who asked for a group: the model through a `load_tool_group` call, or the user directly. */
+export type ToolGroupLoadSource = { readonly kind: 'tool_call'; readonly callId: string } | { readonly kind: 'user' };
+
+export type SessionStarted = EventEnvelope<'SessionStarted', { readonly sessionId: string; readonly agentId: string }>;
+export type MessageSent = EventEnvelope<'MessageSent', MessageData>;
+export type ToolGroupLoaded = EventEnvelope<
+  'ToolGroupLoaded',
+  {
+    readonly groupName: string;
+    /** The group's tools as resolved at load time (audit); the live set follows the catalogue. */
+    readonly toolNames: readonly string[];
+    readonly source: ToolGroupLoadSource;
+  }
+>;
+export type ToolGroupUnloaded = EventEnvelope<'ToolGroupUnloaded', { readonly groupName: string }>;
+export type SessionCleared = EventEnvelope<'SessionCleared', { readonly reason: string }>;
+export type ModelRequested = EventEnvelope<
+  'ModelRequested',
+  {
+    readonly provider: string;
+    readonly model: string;
+    /** Exactly the tool names sent with this request, in the order sent. */
+    readonly toolNames: readonly string[];
+    /** Tokens the tool schemas cost in this request, counted with a real tokenizer. */
+    readonly schemaTokens: number;
+  }
+>;
+
+export type SessionEvent =
+  | SessionStarted
+  | MessageSent
+  | ToolGroupLoaded
+  | ToolGroupUnloaded
+  | SessionCleared
+  | ModelRequested;
+
+export type SessionEventType = SessionEvent['type'];
+
+export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
+  'SessionStarted',
+  'MessageSent',
+  'ToolGroupLoaded',
+  'ToolGroupUnloaded',
+  'SessionCleared',
+  'ModelRequested',
+];
+
+/** One stream per session. */
+export function sessionStreamId(sessionId: string): string {
+  return `session-${sessionId}`;
+}

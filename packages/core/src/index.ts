@@ -1,0 +1,35 @@
+export { OneClawError } from './oneclaw-error';
+export { deterministicIds } from './ids';
+
+export type { EventEnvelope, EventMetadata, RecordedEvent } from './events/event-envelope';
+export * from './events/session-events';
+export { asSessionEvent } from './events/session-event-guards';
+
+export type * from './session/session-commands';
+export { initialSessionState, isGroupLoaded, type LoadedGroup, type SessionState } from './session/session-state';
+export { SessionRuleError, sessionErrors } from './session/session-errors';
+export { decide, type DecideContext } from './session/decide';
+export { evolve, replay, catchUp } from './session/evolve';
+export {
+  executeSessionCommand,
+  type ExecuteContext,
+  type ExecutedCommand,
+  type ExecuteOptions,
+} from './session/execute-session-command';
+
+export type { ToolCatalogue } from './tools/tool-catalogue';
+export { activeToolSet, type ActiveToolSetOptions } from './tools/active-tool-set';
+
+export * from './event-store/event-store';
+export * from './event-store/event-store-errors';
+export * from './event-store/expected-revision';
+export {
+  prepareAppend,
+  resolveRetry,
+  fingerprintOf,
+  type PreparedEvent,
+  type RetryResolution,
+  type StoredEventMatch,
+} from './event-store/append-preparation';
+export { strictJsonStringify, canonicalJson } from './event-store/strict-json';
+export { InMemoryEventStore } from './event-store/in-memory-event-store';

@@ -1,0 +1,163 @@
+import type { EventMetadata } from '../events/event-envelope';
+import { SESSION_EVENT_SCHEMA_VERSION, type SessionEvent } from '../events/session-events';
+import type { ToolCatalogue } from '../tools/tool-catalogue';
+import type { SessionCommand } from './session-commands';
+import { sessionErrors } from './session-errors';
+import { isGroupLoaded, type SessionState } from './session-state';
+
+/** What decide needs from outside, passed in so decide stays pure and replayable in tests. */
+export interface DecideContext {
+  readonly now: () => Date;
+  /** Event ids; give a deterministic generator per command so a retried append is idempotent. */
+  readonly newId: () => string;
+  readonly catalogue: ToolCatalogue;
+  /** Defaults to the first event id of the decision. */
+  readonly correlationId?: string;
+  /** Defaults to the correlation id. */
+  readonly causationId?: string;
+}
+
+type EventDraft = Pick<SessionEvent, 'type' | 'data'>;
+
+/**
+ * Turns a command into the events that record it, or throws a `SessionRuleError` with a stable
+ * code. An empty list means "already so": loading a loaded group records nothing (G5).
+ */
+export function decide(command: SessionCommand, state: SessionState, ctx: DecideContext): SessionEvent[] {
+  return stamp(decideDrafts(command, state, ctx), ctx);
+}
+
+function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideContext): EventDraft[] {
+  if (command.type === 'StartSession') {
+    if (state.status !== 'not_started') throw sessionErrors.alreadyStarted(state.sessionId ?? command.sessionId);
+    requireText('sessionId', command.sessionId);
+    requireText('agentId', command.agentId);
+    return [{ type: 'SessionStarted', data: { sessionId: command.sessionId, agentId: command.agentId } }];
+  }
+  if (state.status !== 'active') throw sessionErrors.notFound(state.sessionId);
+
+  switch (command.type) {
+    case 'RecordUserMessage':
+      requireText('messageId', command.messageId);
+      requireString('text', command.text);
+      return [{ type: 'MessageSent', data: { messageId: command.messageId, role: 'user', text: command.text } }];
+
+    case 'RecordAssistantMessage': {
+      requireText('messageId', command.messageId);
+      requireString('text', command.text);
+      const callIds = new Set<string>();
+      for (const call of command.toolCalls ?? []) {
+        requireText('toolCalls[].callId', call.callId);
+        requireText('toolCalls[].toolName', call.toolName);
+        if (callIds.has(call.callId) || state.pendingToolCalls.has(call.callId)) {
+          throw sessionErrors.invalidCommand(`Tool call id '${call.callId}' is used twice. Give every tool call its own id.`);
+        }
+        callIds.add(call.callId);
+      }
+      return [
+        {
+          type: 'MessageSent',
+          data: { messageId: command.messageId, role: 'assistant', text: command.text, toolCalls: command.toolCalls ?? [] },
+        },
+      ];
+    }
+
+    case 'RecordToolResult': {
+      requireText('messageId', command.messageId);
+      const call = state.pendingToolCalls.get(command.callId);
+      if (!call) throw sessionErrors.unknownToolCall(command.callId);
+      if (call.toolName !== command.toolName) throw sessionErrors.toolNameMismatch(command.callId, call.toolName, command.toolName);
+      const base = {
+        messageId: command.messageId,
+        role: 'tool' as const,
+        callId: command.callId,
+        toolName: command.toolName,
+        durationMs: Math.max(0, command.durationMs),
+      };
+      return [
+        {
+          type: 'MessageSent',
+          data:
+            command.status === 'success'
+              ? { ...base, status: 'success', result: command.result }
+              : { ...base, status: 'error', errorType: command.errorType, message: command.message },
+        },
+      ];
+    }
+
+    case 'LoadToolGroup':
+      requireText('groupName', command.groupName);
+      if (!ctx.catalogue.hasGroup(command.groupName)) {
+        throw sessionErrors.groupNotFound(command.groupName, ctx.catalogue.groupNames());
+      }
+      if (isGroupLoaded(state, command.groupName)) return [];
+      return [
+        {
+          type: 'ToolGroupLoaded',
+          data: {
+            groupName: command.groupName,
+            toolNames: [...ctx.catalogue.groupToolNames(command.groupName)],
+            source: command.source,
+          },
+        },
+      ];
+
+    case 'UnloadToolGroup':
+      if (!isGroupLoaded(state, command.groupName)) throw sessionErrors.groupNotLoaded(command.groupName);
+      return [{ type: 'ToolGroupUnloaded', data: { groupName: command.groupName } }];
+
+    case 'ClearSession':
+      return [{ type: 'SessionCleared', data: { reason: command.reason || 'user' } }];
+
+    case 'RecordModelRequest':
+      requireText('provider', command.provider);
+      requireText('model', command.model);
+      if (!Number.isInteger(command.schemaTokens) || command.schemaTokens < 0) {
+        throw sessionErrors.invalidCommand('schemaTokens must be a whole number of tokens, 0 or more.');
+      }
+      return [
+        {
+          type: 'ModelRequested',
+          data: {
+            provider: command.provider,
+            model: command.model,
+            toolNames: [...command.toolNames],
+            schemaTokens: command.schemaTokens,
+          },
+        },
+      ];
+
+    default: {
+      const unknown: never = command;
+      throw sessionErrors.invalidCommand(`Unknown command type '${(unknown as { type?: string }).type}'.`);
+    }
+  }
+}
+
+function stamp(drafts: EventDraft[], ctx: DecideContext): SessionEvent[] {
+  if (drafts.length === 0) return [];
+  const occurredAt = ctx.now().toISOString();
+  const ids = drafts.map(() => ctx.newId());
+  const correlationId = ctx.correlationId ?? (ids[0] as string);
+  const causationId = ctx.causationId ?? correlationId;
+  return drafts.map((draft, i) => {
+    const metadata: EventMetadata = {
+      eventId: ids[i] as string,
+      occurredAt,
+      correlationId,
+      causationId,
+      schemaVersion: SESSION_EVENT_SCHEMA_VERSION,
+    };
+    return { ...draft, metadata } as SessionEvent;
+  });
+}
+
+function requireText(field: string, value: unknown): void {
+  if (typeof value !== 'string' || value.trim().length === 0) {
+    throw sessionErrors.invalidCommand(`${field} is required and must be a non-empty string.`);
+  }
+}
+
+function requireString(field: string, value: unknown): void {
+  if (typeof value !== 'string') throw sessionErrors.invalidCommand(`${field} must be a string.`);
+}

@@ -1,0 +1,40 @@
+import { OneClawError } from '../oneclaw-error';
+
+/** A command the session's current state does not allow. Nothing is recorded. */
+export class SessionRuleError extends OneClawError {}
+
+export const sessionErrors = {
+  notFound: (sessionId: string | null) =>
+    new SessionRuleError(
+      'session_not_found',
+      `Session${sessionId ? ` '${sessionId}'` : ''} does not exist. Start it first.`,
+      sessionId ? { sessionId } : {},
+    ),
+  alreadyStarted: (sessionId: string) =>
+    new SessionRuleError('session_already_started', `Session '${sessionId}' already exists. Use a new session id.`, {
+      sessionId,
+    }),
+  groupNotFound: (groupName: string, available: readonly string[]) =>
+    new SessionRuleError(
+      'group_not_found',
+      `Tool group '${groupName}' does not exist. Available groups: ${available.length ? available.join(', ') : '(none)'}.`,
+      { groupName, available },
+    ),
+  groupNotLoaded: (groupName: string) =>
+    new SessionRuleError('group_not_loaded', `Tool group '${groupName}' is not loaded in this session, so it cannot be unloaded.`, {
+      groupName,
+    }),
+  unknownToolCall: (callId: string) =>
+    new SessionRuleError(
+      'unknown_tool_call',
+      `No tool call '${callId}' is waiting for a result in this session. Record the assistant message with the call first.`,
+      { callId },
+    ),
+  toolNameMismatch: (callId: string, expected: string, got: string) =>
+    new SessionRuleError('tool_call_mismatch', `Tool call '${callId}' was made to '${expected}', not '${got}'.`, {
+      callId,
+      expected,
+      got,
+    }),
+  invalidCommand: (problem: string) => new SessionRuleError('invalid_command', problem),
+};

@@ -1,0 +1,50 @@
+import type { MessageData, ToolCall, ToolGroupLoadSource } from '../events/session-events';
+
+export interface LoadedGroup {
+  readonly groupName: string;
+  /** Tool names recorded when the group was loaded (audit); the live set follows the catalogue. */
+  readonly toolNamesAtLoad: readonly string[];
+  readonly source: ToolGroupLoadSource;
+  readonly loadedAt: string;
+}
+
+/**
+ * A session as its event stream says it is. Built only by `evolve`; never stored.
+ * `messages` and `loadedGroups` cover the conversation since the last clear.
+ */
+export interface SessionState {
+  readonly status: 'not_started' | 'active';
+  readonly sessionId: string | null;
+  readonly agentId: string | null;
+  readonly startedAt: string | null;
+  readonly messages: readonly MessageData[];
+  /** In load order, each group once. */
+  readonly loadedGroups: readonly LoadedGroup[];
+  /** Tool calls of the conversation that have no result yet, by call id. */
+  readonly pendingToolCalls: ReadonlyMap<string, ToolCall>;
+  /** Model requests over the whole stream (clearing does not reset it: audit numbering). */
+  readonly modelRequestCount: number;
+  readonly clearCount: number;
+  /** Events evolve could not apply (unknown type, malformed data); kept so callers can report them. */
+  readonly skippedEvents: number;
+  /** Number of events applied or skipped so far: the stream's next revision. */
+  readonly eventCount: number;
+}
+
+export const initialSessionState: SessionState = Object.freeze({
+  status: 'not_started',
+  sessionId: null,
+  agentId: null,
+  startedAt: null,
+  messages: [],
+  loadedGroups: [],
+  pendingToolCalls: new Map(),
+  modelRequestCount: 0,
+  clearCount: 0,
+  skippedEvents: 0,
+  eventCount: 0,
+});
+
+export function isGroupLoaded(state: SessionState, groupName: string): boolean {
+  return state.loadedGroups.some((g) => g.groupName === groupName);
+}
