@@ -1,0 +1,13 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule, type AppOptions } from './app.module';
+import { configureApp } from './configure-app';
+
+/** Builds the app exactly as main.ts runs it (bodyParser off here: configureApp sets its limit). */
+export async function createApp(options: AppOptions): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+    bodyParser: false,
+    logger: process.env.ONECLAW_LOG === 'silent' ? false : ['log', 'warn', 'error'],
+  });
+  return configureApp(app, options.config);
+}

@@ -1,0 +1,44 @@
+// Runs every package's tests through turbo (build first), then prints one closing line summed
+// over all packages, e.g. "412 passed, 0 failed, 1 skipped". Exit code is non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const packageDirs = ['packages', 'apps']
+  .map((d) => path.join(root, d))
+  .filter(existsSync)
+  .flatMap((d) => readdirSync(d).map((name) => path.join(d, name)))
+  .filter((d) => existsSync(path.join(d, 'package.json')));
+
+// Stale results from an earlier run must not be counted.
+for (const dir of packageDirs) rmSync(path.join(dir, '.jest-results.json'), { force: true });
+
+const turbo = spawnSync('pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+});
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const missing = [];
+for (const dir of packageDirs) {
+  const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  if (!pkg.scripts?.test) continue;
+  const file = path.join(dir, '.jest-results.json');
+  if (!existsSync(file)) {
+    missing.push(pkg.name);
+    continue;
+  }
+  const result = JSON.parse(readFileSync(file, 'utf8'));
+  passed += result.numPassedTests;
+  failed += result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
+  skipped += result.numPendingTests + (result.numTodoTests ?? 0);
+  console.log(`${pkg.name}: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${result.numPendingTests} skipped`);
+}
+if (missing.length > 0) console.log(`no test results from: ${missing.join(', ')} (build or test run failed before tests ran)`);
+const ok = turbo.status === 0 && failed === 0 && missing.length === 0;
+console.log(`${passed} passed, ${failed + missing.length} failed, ${skipped} skipped`);
+process.exit(ok ? 0 : 1);
