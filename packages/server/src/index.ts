@@ -2,4 +2,4 @@ export { createApp } from './create-app';
 export { configureApp } from './configure-app';
 export { AppModule, openEmbeddedStore, type AppOptions } from './app.module';
 export { loadServerConfig, type ServerConfig } from './server-config';
-export { SqliteEventStore } from './persistence/sqlite-event-store';
+export { SqliteEventStore, type SqliteEventStoreOptions, type SqliteConnectionInfo } from './persistence/sqlite-event-store';

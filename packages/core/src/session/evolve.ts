@@ -1,74 +1,42 @@
 import type { EventEnvelope, RecordedEvent } from '../events/event-envelope';
 import { asSessionEvent } from '../events/session-event-guards';
-import { initialSessionState, isGroupLoaded, type SessionState } from './session-state';
+import type { MessageData, ToolCall } from '../events/session-events';
+import { initialSessionState, type LoadedGroup, type SessionState } from './session-state';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A private, writable copy of a state: folds mutate it in place, so replaying n events is O(n). */
+interface Draft extends Mutable<Omit<SessionState, 'messages' | 'loadedGroups' | 'pendingToolCalls'>> {
+  messages: MessageData[];
+  loadedGroups: LoadedGroup[];
+  pendingToolCalls: Map<string, ToolCall>;
+}
+
+function draftOf(state: SessionState): Draft {
+  return {
+    ...state,
+    messages: [...state.messages],
+    loadedGroups: [...state.loadedGroups],
+    pendingToolCalls: new Map(state.pendingToolCalls),
+  };
+}
 
 /**
- * Applies one event to the state. Pure and total: an event it cannot read (unknown type,
- * malformed data, a newer schema) is counted in `skippedEvents` and otherwise ignored, so a
- * projection never fails on history (EST-17).
+ * Applies one event to the state and returns a new state; the given one is left as it was.
+ * Total: an event it cannot read (unknown type, malformed data, a newer schema) is counted in
+ * `skippedEvents` and otherwise ignored, so a projection never fails on history (EST-17).
  */
-export function evolve(state: SessionState, envelope: EventEnvelope): SessionState {
-  const event = asSessionEvent(envelope);
-  const counted = { ...state, eventCount: state.eventCount + 1 };
-  if (event === null) return { ...counted, skippedEvents: state.skippedEvents + 1 };
-
-  switch (event.type) {
-    case 'SessionStarted':
-      return {
-        ...counted,
-        status: 'active',
-        sessionId: event.data.sessionId,
-        agentId: event.data.agentId,
-        startedAt: event.metadata.occurredAt,
-      };
-    case 'MessageSent': {
-      const message = event.data;
-      let pending = state.pendingToolCalls;
-      if (message.role === 'assistant' && message.toolCalls.length > 0) {
-        const next = new Map(pending);
-        for (const call of message.toolCalls) next.set(call.callId, call);
-        pending = next;
-      } else if (message.role === 'tool' && pending.has(message.callId)) {
-        const next = new Map(pending);
-        next.delete(message.callId);
-        pending = next;
-      }
-      return { ...counted, messages: [...state.messages, message], pendingToolCalls: pending };
-    }
-    case 'ToolGroupLoaded':
-      if (isGroupLoaded(state, event.data.groupName)) return counted;
-      return {
-        ...counted,
-        loadedGroups: [
-          ...state.loadedGroups,
-          {
-            groupName: event.data.groupName,
-            toolNamesAtLoad: event.data.toolNames,
-            source: event.data.source,
-            loadedAt: event.metadata.occurredAt,
-          },
-        ],
-      };
-    case 'ToolGroupUnloaded':
-      return { ...counted, loadedGroups: state.loadedGroups.filter((g) => g.groupName !== event.data.groupName) };
-    case 'SessionCleared':
-      return {
-        ...counted,
-        messages: [],
-        loadedGroups: [],
-        pendingToolCalls: new Map(),
-        clearCount: state.clearCount + 1,
-      };
-    case 'ModelRequested':
-      return { ...counted, modelRequestCount: state.modelRequestCount + 1 };
-  }
+export function evolve(state: SessionState, event: EventEnvelope): SessionState {
+  const draft = draftOf(state);
+  apply(draft, event);
+  return draft;
 }
 
 /** Folds a stream (or any prefix of it) into a state: replaying events 0..k gives the state after event k. */
 export function replay(events: Iterable<EventEnvelope>, from: SessionState = initialSessionState): SessionState {
-  let state = from;
-  for (const event of events) state = evolve(state, event);
-  return state;
+  const draft = draftOf(from);
+  for (const event of events) apply(draft, event);
+  return draft;
 }
 
 /**
@@ -78,13 +46,58 @@ export function replay(events: Iterable<EventEnvelope>, from: SessionState = ini
  * in the caller, so it throws rather than build a wrong state.
  */
 export function catchUp(state: SessionState, events: Iterable<RecordedEvent>): SessionState {
-  let current = state;
+  const draft = draftOf(state);
   for (const event of events) {
-    if (event.revision < current.eventCount) continue;
-    if (event.revision > current.eventCount) {
-      throw new Error(`Missed events: state is at revision ${current.eventCount - 1}, next event has revision ${event.revision}.`);
+    if (event.revision < draft.eventCount) continue;
+    if (event.revision > draft.eventCount) {
+      throw new Error(`Missed events: state is at revision ${draft.eventCount - 1}, next event has revision ${event.revision}.`);
     }
-    current = evolve(current, event);
+    apply(draft, event);
   }
-  return current;
+  return draft;
+}
+
+function apply(draft: Draft, envelope: EventEnvelope): void {
+  draft.eventCount++;
+  const event = asSessionEvent(envelope);
+  if (event === null) {
+    draft.skippedEvents++;
+    return;
+  }
+  switch (event.type) {
+    case 'SessionStarted':
+      draft.status = 'active';
+      draft.sessionId = event.data.sessionId;
+      draft.agentId = event.data.agentId;
+      draft.startedAt = event.metadata.occurredAt;
+      return;
+    case 'MessageSent': {
+      const message = event.data;
+      draft.messages.push(message);
+      if (message.role === 'assistant') for (const call of message.toolCalls) draft.pendingToolCalls.set(call.callId, call);
+      if (message.role === 'tool') draft.pendingToolCalls.delete(message.callId);
+      return;
+    }
+    case 'ToolGroupLoaded':
+      if (draft.loadedGroups.some((g) => g.groupName === event.data.groupName)) return;
+      draft.loadedGroups.push({
+        groupName: event.data.groupName,
+        toolNamesAtLoad: event.data.toolNames,
+        source: event.data.source,
+        loadedAt: event.metadata.occurredAt,
+      });
+      return;
+    case 'ToolGroupUnloaded':
+      draft.loadedGroups = draft.loadedGroups.filter((g) => g.groupName !== event.data.groupName);
+      return;
+    case 'SessionCleared':
+      draft.messages = [];
+      draft.loadedGroups = [];
+      draft.pendingToolCalls = new Map();
+      draft.clearCount++;
+      return;
+    case 'ModelRequested':
+      draft.modelRequestCount++;
+      return;
+  }
 }
