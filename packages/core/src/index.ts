@@ -32,4 +32,5 @@ export {
   type StoredEventMatch,
 } from './event-store/append-preparation';
 export { strictJsonStringify, canonicalJson } from './event-store/strict-json';
+export { deserializeEvent, type SerializedEvent } from './event-store/serialized-event';
 export { InMemoryEventStore } from './event-store/in-memory-event-store';

@@ -9,6 +9,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
 } from './event-store';
+import { deserializeEvent } from './serialized-event';
 import { StreamRevisionConflictError, StorageUnavailableError } from './event-store-errors';
 import { revisionMatches, type StreamState } from './expected-revision';
 
@@ -64,14 +65,14 @@ export class InMemoryEventStore implements EventStore {
     this.assertOpen();
     const from = options.fromRevision ?? 0;
     const rows = (this.streams.get(streamId) ?? []).slice(from, options.maxCount === undefined ? undefined : from + options.maxCount);
-    return rows.map(toRecorded);
+    return rows.map(deserializeEvent);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<readonly RecordedEvent[]> {
     this.assertOpen();
     // Positions are 1-based and dense here, so position p sits at index p - 1.
     const from = Math.max(0, (options.fromPosition ?? 1) - 1);
-    return this.log.slice(from, options.maxCount === undefined ? undefined : from + options.maxCount).map(toRecorded);
+    return this.log.slice(from, options.maxCount === undefined ? undefined : from + options.maxCount).map(deserializeEvent);
   }
 
   async streamState(streamId: string): Promise<StreamState> {
@@ -91,15 +92,4 @@ export class InMemoryEventStore implements EventStore {
 
 function idKey(streamId: string, eventId: string): string {
   return `${streamId}\u0000${eventId}`;
-}
-
-function toRecorded(row: StoredRow): RecordedEvent {
-  return {
-    type: row.type,
-    data: JSON.parse(row.data) as unknown,
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-    streamId: row.streamId,
-    revision: row.revision,
-    position: row.position,
-  };
 }

@@ -5,6 +5,7 @@ import {
   StorageCorruptError,
   StorageUnavailableError,
   StreamRevisionConflictError,
+  deserializeEvent,
   fingerprintOf,
   prepareAppend,
   resolveRetry,
@@ -19,6 +20,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type SerializedEvent,
   type StoredEventMatch,
   type StreamState,
 } from '@oneclaw/core';
@@ -66,15 +68,7 @@ const SCHEMA_VERSION = MIGRATIONS.length;
 const EVENT_COLUMNS = ['position', 'stream_id', 'revision', 'event_id', 'type', 'data', 'metadata'];
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
-interface EventRow {
-  readonly position: number;
-  readonly stream_id: string;
-  readonly revision: number;
-  readonly type: string;
-  readonly data: string;
-  readonly metadata: string;
-}
-
+type EventRow = SerializedEvent;
 type IdMatchRow = Pick<EventRow, 'position' | 'revision' | 'type' | 'data'>;
 
 /**
@@ -230,7 +224,7 @@ export class SqliteEventStore implements EventStore {
 
   private read(query: () => EventRow[]): readonly RecordedEvent[] {
     try {
-      return query().map(toRecorded);
+      return query().map(deserializeEvent);
     } catch (error) {
       throw toStorageError(error, this.file, 'read');
     }
@@ -242,7 +236,7 @@ export class SqliteEventStore implements EventStore {
 }
 
 function prepareStatements(db: Database.Database) {
-  const columns = 'position, stream_id, revision, type, data, metadata';
+  const columns = 'position, stream_id AS streamId, revision, type, data, metadata';
   return {
     byEventId: db.prepare<[string, string], IdMatchRow>('SELECT position, revision, type, data FROM events WHERE stream_id = ? AND event_id = ?'),
     lastRevision: db.prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?').pluck(),
@@ -333,17 +327,6 @@ function isSqliteError(error: unknown): error is Error & { code: string } {
   if (typeof error !== 'object' || error === null) return false;
   const { name, code } = error as { name?: unknown; code?: unknown };
   return name === 'SqliteError' && typeof code === 'string' && code.startsWith('SQLITE_');
-}
-
-function toRecorded(row: EventRow): RecordedEvent {
-  return {
-    type: row.type,
-    data: JSON.parse(row.data) as unknown,
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: row.position,
-  };
 }
 
 function nonNegative(value: number | undefined): number {
