@@ -7,6 +7,8 @@ import { configureApp } from './configure-app';
 export async function createApp(options: AppOptions): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
     bodyParser: false,
+    // Let start-up errors (a corrupt store, say) reach the caller with their code, not exit here.
+    abortOnError: false,
     logger: process.env.ONECLAW_LOG === 'silent' ? false : ['log', 'warn', 'error'],
   });
   return configureApp(app, options.config);

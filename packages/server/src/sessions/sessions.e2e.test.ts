@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -145,6 +145,21 @@ describe('session API over real HTTP on the embedded SQLite store', () => {
     expect(view.status).toBe(200);
     expect(view.body.messages.map((m: { text: string }) => m.text)).toEqual(['remember me']);
     expect(view.body.revision).toBe(1);
+  });
+});
+
+describe('server start-up', () => {
+  it('SQL-09 refuses to start on a corrupt store with storage_corrupt, leaving the file as it was', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-corrupt-'));
+    const file = path.join(dir, 'events.db');
+    const junk = Buffer.from('SQLite format 3\u0000'.padEnd(8192, '#'));
+    writeFileSync(file, junk);
+    try {
+      await expect(createApp({ config: loadServerConfig({ ONECLAW_DATA_DIR: dir }) })).rejects.toMatchObject({ code: 'storage_corrupt' });
+      expect(readFileSync(file).equals(junk)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
