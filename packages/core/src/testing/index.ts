@@ -1,4 +1,4 @@
 export { describeEventStoreContract, type ContractOptions, type ContractStore } from './event-store-contract';
 export { FixedToolCatalogue, testCatalogue, type FixedCatalogueSpec } from './fixed-tool-catalogue';
 export { steppingClock, testEvent } from './test-events';
-export { sessionScenario } from './session-scenario';
+export { sessionScenario, type SessionScenario } from './session-scenario';

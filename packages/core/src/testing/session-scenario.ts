@@ -12,7 +12,16 @@ import { steppingClock } from './test-events';
  * against the state so far), `when` decides one more. Clock and ids are fixed, so results
  * are exact values to compare.
  */
-export function sessionScenario(catalogue: ToolCatalogue) {
+export interface SessionScenario {
+  /** Decides and records each command in turn. */
+  given(...commands: SessionCommand[]): SessionScenario;
+  /** Decides the command and records its events, as a successful append would. */
+  when(command: SessionCommand): SessionEvent[];
+  state(): SessionState;
+  history(): readonly SessionEvent[];
+}
+
+export function sessionScenario(catalogue: ToolCatalogue): SessionScenario {
   const clock = steppingClock();
   let n = 0;
   const history: SessionEvent[] = [];
@@ -20,12 +29,11 @@ export function sessionScenario(catalogue: ToolCatalogue) {
   const run = (command: SessionCommand): SessionEvent[] =>
     decide(command, state(), { now: clock, newId: deterministicIds(`cmd${n++}`), catalogue });
 
-  const api = {
+  const api: SessionScenario = {
     given(...commands: SessionCommand[]) {
       for (const command of commands) history.push(...run(command));
       return api;
     },
-    /** Decides the command and records its events, as a successful append would. */
     when(command: SessionCommand): SessionEvent[] {
       const events = run(command);
       history.push(...events);

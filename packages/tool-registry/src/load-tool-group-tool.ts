@@ -1,0 +1,59 @@
+import type { Tool } from './tool';
+import type { ToolDefinition } from './tool-definition';
+import { toolError, toolSuccess, type ToolResult } from './tool-result';
+import type { ToolRegistry } from './tool-registry';
+
+export const LOAD_TOOL_GROUP = 'load_tool_group';
+
+/** Wording from RFC-040, so the model reads what the origin app's model read. */
+export const loadToolGroupDefinition: ToolDefinition = {
+  name: LOAD_TOOL_GROUP,
+  description:
+    'Load all tools in a tool group to make them available for use. You MUST load a tool group before you can use any tools in it. ' +
+    'After loading, the tools will be available for the rest of this conversation.',
+  parameters: {
+    type: 'object',
+    properties: { group_name: { type: 'string', description: 'The name of the tool group to load' } },
+    required: ['group_name'],
+  },
+  timeoutMs: 5_000,
+  requiredPermissions: [],
+};
+
+/**
+ * The meta-tool that opens a group (always a core tool). It only reads the registry: the
+ * session records `ToolGroupLoaded` from its success, so loading changes nothing here and a
+ * repeated or parallel load gives the same answer without duplicates (G3, G4, G5).
+ */
+export function createLoadToolGroupTool(registry: ToolRegistry): Tool {
+  return {
+    definition: loadToolGroupDefinition,
+    // The seed answers a missing group_name with `missing_parameter`, not a schema error.
+    validatesOwnParameters: true,
+    execute: async (params) => loadToolGroup(registry, params.group_name),
+  };
+}
+
+function loadToolGroup(registry: ToolRegistry, value: unknown): ToolResult {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+    return toolError('missing_parameter', "Required parameter 'group_name' is missing.");
+  }
+  if (typeof value !== 'string') {
+    return toolError('validation_error', `Parameter 'group_name' must be a string naming a tool group, got ${JSON.stringify(value)}.`);
+  }
+  const name = value.trim();
+  const group = registry.group(name);
+  if (!group) {
+    const available = registry.groupNames();
+    return toolError('not_found', `Tool group '${name}' not found. Available groups: ${available.length > 0 ? available.join(', ') : '(none)'}`);
+  }
+  const tools = registry.groupDefinitions(name).filter((d) => registry.isToolEnabled(d.name));
+  if (tools.length === 0) return toolError('empty_group', `Tool group '${name}' has no available tools.`);
+  const lines = tools.map((d) => `- ${d.name}: ${oneLine(d.description)}`);
+  return toolSuccess(`Loaded ${tools.length} tools from group '${group.definition.displayName}':\n${lines.join('\n')}`);
+}
+
+/** A multi-line description would break the one-tool-per-line answer. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,22 @@
+import type { ToolDefinition } from './tool-definition';
+import type { ToolResult } from './tool-result';
+
+export interface ToolContext {
+  /** Aborted when the call times out or the turn is cancelled; long work must watch it. */
+  readonly signal: AbortSignal;
+  readonly sessionId: string;
+  readonly callId: string;
+  /** Deployment-configured values (secrets included); never echo them into results. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export interface Tool {
+  readonly definition: ToolDefinition;
+  /**
+   * True when the tool reports bad arguments itself with its own error types, so the engine
+   * skips schema validation (load_tool_group answers `missing_parameter`, as the seed specifies).
+   * Malformed argument JSON is still refused by the engine.
+   */
+  readonly validatesOwnParameters?: boolean;
+  execute(params: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ToolResult>;
+}
