@@ -7,7 +7,7 @@ import { SqliteEventStore } from './persistence/sqlite-event-store';
 import type { ServerConfig } from './server-config';
 import { SessionService } from './sessions/session.service';
 import { SessionsController } from './sessions/sessions.controller';
-import { EVENT_STORE, SERVER_CONFIG, TOOL_CATALOGUE } from './tokens';
+import { EVENT_STORE, TOOL_CATALOGUE } from './tokens';
 
 /** Until the tool registry is wired in, the catalogue is empty: sessions offer no tools. */
 const noTools: ToolCatalogue = {
@@ -38,7 +38,6 @@ export class AppModule {
       module: AppModule,
       controllers: [HealthController, SessionsController],
       providers: [
-        { provide: SERVER_CONFIG, useValue: options.config },
         { provide: EVENT_STORE, useFactory: () => options.eventStore ?? openEmbeddedStore(options.config) },
         { provide: TOOL_CATALOGUE, useValue: noTools },
         SessionService,

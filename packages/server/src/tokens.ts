@@ -1,4 +1,3 @@
 /** Injection tokens for ports whose adapters are chosen at start-up. */
 export const EVENT_STORE = Symbol('EventStore');
 export const TOOL_CATALOGUE = Symbol('ToolCatalogue');
-export const SERVER_CONFIG = Symbol('ServerConfig');

@@ -1,7 +1,7 @@
 import type { EventEnvelope, RecordedEvent } from '../events/event-envelope';
 import { asSessionEvent } from '../events/session-event-guards';
 import type { MessageData, ToolCall } from '../events/session-events';
-import { initialSessionState, type LoadedGroup, type SessionState } from './session-state';
+import { initialSessionState, isGroupLoaded, type LoadedGroup, type SessionState } from './session-state';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -79,7 +79,7 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       return;
     }
     case 'ToolGroupLoaded':
-      if (draft.loadedGroups.some((g) => g.groupName === event.data.groupName)) return;
+      if (isGroupLoaded(draft, event.data.groupName)) return;
       draft.loadedGroups.push({
         groupName: event.data.groupName,
         toolNamesAtLoad: event.data.toolNames,

@@ -1,18 +1,15 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { OneClawError } from '@oneclaw/core';
 
-/** HTTP status for each stable error code; anything unknown is a 500 that hides its internals. */
+/** HTTP status for each domain error code; an unlisted code is a 500. */
 const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   invalid_command: 400,
   invalid_event: 400,
   invalid_expected_revision: 400,
   event_not_serializable: 400,
   invalid_session_id: 400,
-  invalid_json: 400,
-  bad_request: 400,
   session_not_found: 404,
   group_not_found: 404,
-  not_found: 404,
   session_already_started: 409,
   stream_revision_conflict: 409,
   idempotency_conflict: 409,

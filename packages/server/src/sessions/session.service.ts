@@ -4,6 +4,7 @@ import {
   executeSessionCommand,
   OneClawError,
   replay,
+  sessionErrors,
   sessionStreamId,
   type EventStore,
   type ExecutedCommand,
@@ -46,7 +47,7 @@ export class SessionService {
   async view(sessionId: string): Promise<SessionView> {
     const events = await this.events(sessionId);
     const state = replay(events);
-    if (state.status !== 'active') throw new OneClawError('session_not_found', `Session '${sessionId}' does not exist. Start it first.`);
+    if (state.status !== 'active') throw sessionErrors.notFound(sessionId);
     return toView(sessionId, state, events.at(-1)?.revision ?? 'no_stream', this.catalogue);
   }
 
