@@ -10,11 +10,13 @@ export {
 export {
   ENGINE_ERROR_TYPES,
   isToolResult,
+  logOf,
   toolError,
   toolResultForModel,
   toolSuccess,
   type EngineErrorType,
   type ToolFailure,
+  type ToolLogLine,
   type ToolResult,
   type ToolSuccess,
 } from './tool-result';

@@ -7,12 +7,23 @@ export type ToolResult = ToolSuccess | ToolFailure;
 export interface ToolSuccess {
   readonly status: 'success';
   readonly result: string;
+  readonly log?: readonly ToolLogLine[];
 }
 
 export interface ToolFailure {
   readonly status: 'error';
   /** snake_case and stable: the engine's own types below, or a tool's (`not_found`, `empty_group`...). */
   readonly errorType: string;
+  readonly message: string;
+  readonly log?: readonly ToolLogLine[];
+}
+
+/**
+ * What a tool printed while it ran (a JS tool's console), for the user and the audit trail;
+ * never sent to the model.
+ */
+export interface ToolLogLine {
+  readonly level: string;
   readonly message: string;
 }
 
@@ -29,12 +40,20 @@ export const ENGINE_ERROR_TYPES = [
 ] as const;
 export type EngineErrorType = (typeof ENGINE_ERROR_TYPES)[number];
 
-export function toolSuccess(result: string): ToolSuccess {
-  return { status: 'success', result };
+export function toolSuccess(result: string, log?: readonly ToolLogLine[]): ToolSuccess {
+  return log && log.length > 0 ? { status: 'success', result, log } : { status: 'success', result };
 }
 
-export function toolError(errorType: string, message: string): ToolFailure {
-  return { status: 'error', errorType, message };
+export function toolError(errorType: string, message: string, log?: readonly ToolLogLine[]): ToolFailure {
+  return log && log.length > 0 ? { status: 'error', errorType, message, log } : { status: 'error', errorType, message };
+}
+
+/** The log lines of a value that claims to be a tool result, if they are well-formed. */
+export function logOf(value: { readonly log?: unknown }): readonly ToolLogLine[] | undefined {
+  const log = value.log;
+  if (!Array.isArray(log)) return undefined;
+  const lines = log.filter((l): l is ToolLogLine => typeof l === 'object' && l !== null && typeof l.level === 'string' && typeof l.message === 'string');
+  return lines.map((l) => ({ level: l.level, message: l.message }));
 }
 
 export function isToolResult(value: unknown): value is ToolResult {

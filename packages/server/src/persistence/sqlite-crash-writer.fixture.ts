@@ -1,5 +1,5 @@
 /**
- * Child process for sqlite-crash.int.test.ts (run with `node -r ./swc-register.fixture.js`).
+ * Child process for sqlite-crash.int.test.ts (run with `node -r scripts/register-typescript.js`).
  * It only ever prints a success line after `append` resolved, so anything the parent saw
  * acknowledged must be in the file after a SIGKILL.
  *

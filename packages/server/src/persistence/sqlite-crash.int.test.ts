@@ -9,8 +9,8 @@ import { CRASH_STREAMS, PROBE_STREAM, RACE_STREAM, crashEvent } from './sqlite-c
 import { SqliteEventStore } from './sqlite-event-store';
 
 // Children run the TypeScript source through a small @swc/core require hook (see
-// swc-register.fixture.js), so these tests always exercise the code in src/, never a stale dist/.
-const LOADER = path.join(__dirname, 'swc-register.fixture.js');
+// scripts/register-typescript.js), so these tests always exercise the code in src/, never a stale dist/.
+const LOADER = path.resolve(__dirname, '../../../../scripts/register-typescript.js');
 const WRITER = path.join(__dirname, 'sqlite-crash-writer.fixture.ts');
 const KILL_RUNS = 25;
 // Root ignores file permissions, so permission tests run their child as `nobody` when we are root.

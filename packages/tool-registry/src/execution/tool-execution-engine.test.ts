@@ -304,6 +304,23 @@ describe('execution engine: running tools (T3)', () => {
     expect((await engine.execute(call('lookup', {}), everything(registry))).result).toEqual(toolError('not_found', 'No such file'));
   });
 
+  it("keeps a tool's log lines (a JS tool's console) on success and on error, dropping malformed lines", async () => {
+    const { engine, registry } = setup();
+    const log = [{ level: 'log', message: 'fetched 3 items' }];
+    registry.register(fakeTool('logs_ok', { execute: async () => toolSuccess('done', log) }), builtIn);
+    registry.register(
+      fakeTool('logs_err', {
+        execute: async () => ({ ...toolError('execution_error', 'boom'), log: [...log, { level: 1 }, 'x'] }) as unknown as ToolResult,
+      }),
+      builtIn,
+    );
+    registry.register(fakeTool('logs_big', { execute: async () => toolSuccess('c'.repeat(40_000), log) }), builtIn);
+    const [ok, err, big] = await engine.executeAll([call('logs_ok'), call('logs_err'), call('logs_big')], everything(registry));
+    expect(ok?.result).toEqual({ status: 'success', result: 'done', log });
+    expect(err?.result).toEqual({ status: 'error', errorType: 'execution_error', message: 'boom', log });
+    expect(big?.result.log).toEqual(log);
+  });
+
   it('cuts results (and error messages) over 30,000 characters with a visible marker', async () => {
     const { engine, registry } = setup();
     registry.register(fakeTool('big', { execute: async () => toolSuccess('a'.repeat(100_000)) }), builtIn);

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ToolContext } from '../tool';
-import { isToolResult, toolError, toolSuccess, type ToolResult } from '../tool-result';
+import { isToolResult, logOf, toolError, toolSuccess, type ToolResult } from '../tool-result';
 import type { ToolRegistry } from '../tool-registry';
 import { parseArguments } from './parse-arguments';
 import { grantAllPermissions, type PermissionChecker } from './permission-checker';
@@ -183,8 +183,8 @@ export class ToolExecutionEngine {
         // Rebuilt from the known fields, so nothing else a tool attaches reaches events or the model.
         isToolResult(value)
           ? value.status === 'success'
-            ? toolSuccess(value.result)
-            : toolError(value.errorType, value.message)
+            ? toolSuccess(value.result, logOf(value))
+            : toolError(value.errorType, value.message, logOf(value))
           : toolError('execution_error', `Tool '${name}' returned something that is not a tool result (expected {status, result} or {status, errorType, message}).`),
       (error: unknown): ToolResult => toolError('execution_error', `Tool '${name}' failed: ${messageOf(error)}`),
     );
@@ -225,7 +225,7 @@ export class ToolExecutionEngine {
   private capped(result: ToolResult): ToolResult {
     if (result.status === 'success') {
       const text = truncateText(result.result, this.maxResultChars);
-      return text === result.result ? result : { status: 'success', result: text };
+      return text === result.result ? result : { ...result, result: text };
     }
     const message = truncateText(result.message, this.maxResultChars);
     return message === result.message ? result : { ...result, message };

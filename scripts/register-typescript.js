@@ -1,6 +1,7 @@
-// Preloaded (`node -r`) into the crash tests' child processes so they run the TypeScript under
-// test itself, compiled by the same @swc/core that Jest uses. Loading dist/ instead would
-// silently test a stale build whenever someone runs Jest without rebuilding first.
+// Preloaded (`node -r`, or required first in a worker thread) where tests start a child process
+// or a worker that must run the TypeScript under test itself, compiled by the same @swc/core that
+// Jest uses. Loading dist/ instead would silently test a stale build whenever someone runs Jest
+// without rebuilding first.
 'use strict';
 const fs = require('node:fs');
 const { transformSync } = require('@swc/core');

@@ -1,0 +1,464 @@
+import { performance } from 'node:perf_hooks';
+import { Scope, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { FETCH_METHODS, FS_OPS, type BridgeHost, type FsOp, type GuestFetchRequest } from './bridge-host';
+import { GUEST_PRELUDE } from './guest-prelude';
+import type { JsCall, JsCallErrorType, JsCallOutcome, JsLogLine, SandboxLimitKind } from './js-call';
+import { secretRedactor } from './secret-redactor';
+import { resolveLimits, type SandboxLimits } from './sandbox-limits';
+
+type Interruption = 'cpu' | 'wall' | 'cancel';
+
+class CallFailure extends Error {
+  constructor(
+    readonly errorType: JsCallErrorType,
+    message: string,
+    readonly limit?: SandboxLimitKind,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs one call in a fresh QuickJS runtime and context (no state survives between calls or
+ * tools: SBX-14), with the memory, stack and CPU limits set on that runtime, and disposes every
+ * handle before it returns. Never throws: every failure is an outcome.
+ *
+ * Async work is host promises (`ctx.newPromise()`), never asyncify (SBX-18). The driver runs the
+ * guest's pending jobs itself and then waits for the next host operation, the deadline or a
+ * cancel, so a guest promise that can never settle ends the call instead of hanging it.
+ */
+export interface RunOptions {
+  /**
+   * Polled by the interrupt handler. A guest busy in a loop blocks its thread's event loop, so an
+   * AbortSignal from that thread cannot fire until the loop yields; a worker's parent sets a
+   * shared-memory flag instead, which this reads (see WorkerJsRunner).
+   */
+  readonly isCancelled?: () => boolean;
+}
+
+export async function runJsCall(module: QuickJSWASMModule, call: JsCall, host: BridgeHost, options: RunOptions = {}): Promise<JsCallOutcome> {
+  const started = performance.now();
+  const limits = resolveLimits(call.limits);
+  const redact = secretRedactor(Object.values(call.env));
+  const logs: JsLogLine[] = [];
+  const run = new CallRun(module, call, host, limits, redact, logs, options);
+  let failure: CallFailure | undefined;
+  let result = '';
+  try {
+    result = redact(await run.execute());
+  } catch (error) {
+    failure =
+      error instanceof CallFailure
+        ? error
+        : new CallFailure('internal_error', `The JavaScript sandbox failed: ${describe(error)}`);
+  }
+  const disposeError = run.dispose();
+  if (disposeError && !failure) failure = new CallFailure('internal_error', `The JavaScript sandbox failed to release the call: ${describe(disposeError)}`);
+  const durationMs = performance.now() - started;
+  if (!failure) return { status: 'success', result, logs, durationMs };
+  return {
+    status: 'error',
+    errorType: failure.errorType,
+    message: redact(failure.message),
+    ...(failure.limit ? { limit: failure.limit } : {}),
+    logs,
+    durationMs,
+  };
+}
+
+class CallRun {
+  private readonly scope = new Scope();
+  private readonly controller = new AbortController();
+  private readonly pending = new Set<QuickJSDeferredPromise>();
+  private readonly bodies = new Map<number, Uint8Array>();
+  private readonly wallDeadline: number;
+  private readonly cpuBudget: number;
+  private cpuUsed = 0;
+  private segmentStart = 0;
+  private inGuest = false;
+  private interruption: Interruption | undefined;
+  private finished = false;
+  private wake: (() => void) | undefined;
+  private readonly onAbort = () => {
+    this.interruption ??= 'cancel';
+    this.notify();
+  };
+  private ctx!: QuickJSContext;
+
+  constructor(
+    private readonly module: QuickJSWASMModule,
+    private readonly call: JsCall,
+    private readonly host: BridgeHost,
+    private readonly limits: SandboxLimits,
+    private readonly redact: (text: string) => string,
+    private readonly logs: JsLogLine[],
+    private readonly options: RunOptions,
+  ) {
+    this.wallDeadline = Date.now() + call.timeoutMs;
+    this.cpuBudget = limits.cpuMs ?? call.timeoutMs;
+  }
+
+  async execute(): Promise<string> {
+    if (this.call.signal?.aborted) throw new CallFailure('cancelled', 'The call was cancelled before it started.');
+    this.call.signal?.addEventListener('abort', this.onAbort, { once: true });
+
+    const rt = this.scope.manage(this.module.newRuntime());
+    rt.setMemoryLimit(this.limits.memoryBytes);
+    rt.setMaxStackSize(this.limits.stackBytes);
+    rt.setInterruptHandler(() => this.shouldInterrupt());
+    const ctx = (this.ctx = this.scope.manage(rt.newContext()));
+
+    const prelude = this.manage(this.guest(() => ctx.evalCode(GUEST_PRELUDE, 'oneclaw:prelude')));
+    const hostObject = this.manage(this.buildHostObject());
+    this.manage(this.guest(() => ctx.callFunction(prelude, ctx.undefined, hostObject)));
+
+    const { script, functionName } = this.call;
+    this.manage(this.guest(() => ctx.evalCode(script.sliceFor(functionName), script.fileName)));
+    const fn = this.manage(ctx.getProp(ctx.global, functionName));
+    if (ctx.typeof(fn) !== 'function') {
+      throw new CallFailure('execution_error', `Function '${functionName}' is not defined`);
+    }
+
+    const paramsJson = JSON.stringify({ ...this.call.params, _env: { ...this.call.env } });
+    const json = this.manage(ctx.getProp(ctx.global, 'JSON'));
+    const parse = this.manage(ctx.getProp(json, 'parse'));
+    const paramsText = this.manage(ctx.newString(paramsJson));
+    const params = this.manage(this.guest(() => ctx.callFunction(parse, json, paramsText)));
+
+    const returned = this.manage(this.guest(() => ctx.callFunction(fn, ctx.undefined, params)));
+    const settled = await this.settle(returned);
+    return this.resultText(settled, json);
+  }
+
+  /** Returns (never throws) what went wrong while releasing, which means the module may be broken. */
+  dispose(): unknown {
+    if (this.finished) return undefined;
+    this.finished = true;
+    this.call.signal?.removeEventListener('abort', this.onAbort);
+    this.controller.abort();
+    for (const deferred of this.pending) if (deferred.alive) deferred.dispose();
+    this.pending.clear();
+    this.bodies.clear();
+    try {
+      this.scope.dispose();
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  }
+
+  // ---- limits -----------------------------------------------------------------------------
+
+  private shouldInterrupt(): boolean {
+    if (this.interruption) return true;
+    if (this.options.isCancelled?.()) {
+      this.interruption = 'cancel';
+      return true;
+    }
+    const now = Date.now();
+    if (now > this.wallDeadline) this.interruption = 'wall';
+    else if (this.inGuest && this.cpuUsed + (now - this.segmentStart) > this.cpuBudget) this.interruption = 'cpu';
+    return this.interruption !== undefined;
+  }
+
+  /** Runs guest code, counting its CPU time, and turns a guest exception into a CallFailure. */
+  private guest(enter: () => { error?: QuickJSHandle; value?: QuickJSHandle } | ReturnType<QuickJSContext['evalCode']>): QuickJSHandle {
+    this.segmentStart = Date.now();
+    this.inGuest = true;
+    let result;
+    try {
+      result = enter();
+    } finally {
+      this.inGuest = false;
+      this.cpuUsed += Date.now() - this.segmentStart;
+    }
+    if ('error' in result && result.error) throw this.failureFrom(result.error);
+    return (result as { value: QuickJSHandle }).value;
+  }
+
+  private failureFrom(errorHandle: QuickJSHandle): CallFailure {
+    let dumped: unknown;
+    try {
+      dumped = this.ctx.dump(errorHandle);
+    } catch {
+      dumped = null;
+    } finally {
+      errorHandle.dispose();
+    }
+    return this.classify(dumped);
+  }
+
+  private classify(dumped: unknown): CallFailure {
+    switch (this.interruption) {
+      case 'cancel':
+        return new CallFailure('cancelled', 'The call was cancelled.');
+      case 'wall':
+        return new CallFailure('timeout', `The JavaScript tool did not finish within ${this.call.timeoutMs} ms.`);
+      case 'cpu':
+        return new CallFailure('sandbox_limit', `The JavaScript tool used more than its ${this.cpuBudget} ms of CPU time.`, 'cpu');
+      default:
+        break;
+    }
+    const { name, message } = errorParts(dumped);
+    // QuickJS reports an allocation failure as an exception that dumps to null (RELIABILITY B2).
+    if (dumped === null || dumped === undefined || /out of memory/i.test(message)) {
+      return new CallFailure('sandbox_limit', `The JavaScript tool ran out of memory (limit ${mib(this.limits.memoryBytes)}).`, 'memory');
+    }
+    if ((name === 'RangeError' || name === 'InternalError' || name === 'SyntaxError') && /stack overflow|call stack size/i.test(message)) {
+      return new CallFailure('sandbox_limit', `The JavaScript tool overflowed its stack (limit ${mib(this.limits.stackBytes)}).`, 'stack');
+    }
+    const text = name && name !== 'Error' && !message.startsWith(name) ? `${name}: ${message}` : message;
+    return new CallFailure('execution_error', text);
+  }
+
+  // ---- async driver ------------------------------------------------------------------------
+
+  private async settle(value: QuickJSHandle): Promise<QuickJSHandle> {
+    const ctx = this.ctx;
+    for (;;) {
+      this.runJobs();
+      const state = ctx.getPromiseState(value);
+      if (state.type === 'fulfilled') {
+        if (state.notAPromise) return value;
+        return this.manage(state.value);
+      }
+      if (state.type === 'rejected') throw this.failureFrom(state.error);
+      if (this.interruption) throw this.classify(undefined);
+      if (this.pending.size === 0 && !ctx.runtime.hasPendingJob()) {
+        throw new CallFailure('execution_error', 'The tool returned a promise that can never settle (it waits on nothing).');
+      }
+      await this.nextEvent();
+    }
+  }
+
+  private runJobs(): void {
+    const ctx = this.ctx;
+    while (ctx.runtime.hasPendingJob()) {
+      this.segmentStart = Date.now();
+      this.inGuest = true;
+      let result;
+      try {
+        result = ctx.runtime.executePendingJobs();
+      } finally {
+        this.inGuest = false;
+        this.cpuUsed += Date.now() - this.segmentStart;
+      }
+      if (result.error) throw this.failureFrom(result.error);
+      if (this.interruption) throw this.classify(undefined);
+    }
+  }
+
+  private nextEvent(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.interruption ??= 'wall';
+        done();
+      }, Math.max(0, this.wallDeadline - Date.now()) + 1);
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      this.wake = done;
+    });
+  }
+
+  private notify(): void {
+    this.wake?.();
+  }
+
+  // ---- bridges -----------------------------------------------------------------------------
+
+  private buildHostObject(): QuickJSHandle {
+    const ctx = this.ctx;
+    const object = ctx.newObject();
+    const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => {
+      const handle = ctx.newFunction(name, fn);
+      ctx.setProp(object, name, handle);
+      handle.dispose();
+    };
+    define('log', (level, message) => {
+      this.log(ctx.getString(level), ctx.getString(message));
+      return undefined;
+    });
+    define('fs', (op, args) => ctx.newString(this.sync(() => this.fsCall(ctx.getString(op), ctx.getString(args)))));
+    define('time', (args) =>
+      ctx.newString(
+        this.sync(() => {
+          const [timezone, format] = parseArgs(ctx.getString(args));
+          return this.host.formatTime(optionalString(timezone, 'timezone'), optionalString(format, 'format'));
+        }),
+      ),
+    );
+    define('body', (id, encoding) => ctx.newString(this.sync(() => this.bodyText(ctx.getNumber(id), ctx.getString(encoding)))));
+    define('lib', (name) => this.library(ctx.getString(name)));
+    define('fetch', (request) => {
+      const text = ctx.getString(request);
+      return this.async(async (signal) => {
+        const response = await this.host.fetch(parseFetchRequest(text), signal);
+        const bodyId = this.bodies.size + 1;
+        this.bodies.set(bodyId, response.body);
+        const { body: _body, ...rest } = response;
+        return { ...rest, bodyId };
+      });
+    });
+    define('googleToken', () => this.async((signal) => this.host.googleAccessToken(signal)));
+    return object;
+  }
+
+  private log(level: string, message: string): void {
+    const levels: readonly JsLogLine['level'][] = ['log', 'info', 'warn', 'error', 'debug'];
+    if (this.logs.length >= this.limits.maxLogLines) return;
+    const kept = message.length > this.limits.maxLogLineChars ? `${message.slice(0, this.limits.maxLogLineChars)}…` : message;
+    this.logs.push({ level: levels.includes(level as JsLogLine['level']) ? (level as JsLogLine['level']) : 'log', message: this.redact(kept) });
+    if (this.logs.length === this.limits.maxLogLines) this.logs.push({ level: 'warn', message: `(further console output dropped after ${this.limits.maxLogLines} lines)` });
+  }
+
+  private fsCall(op: string, argsJson: string): unknown {
+    if (!(FS_OPS as readonly string[]).includes(op)) throw new BridgeFailure('invalid_request', `fs.${op} does not exist.`);
+    return this.host.fs(op as FsOp, parseArgs(argsJson));
+  }
+
+  private bodyText(id: number, encoding: string): string {
+    const body = this.bodies.get(id);
+    if (!body) throw new BridgeFailure('invalid_request', 'That response body is not available.');
+    return encoding === 'base64' ? Buffer.from(body).toString('base64') : Buffer.from(body).toString('utf8');
+  }
+
+  /** Evaluates a CommonJS library into a factory function, or returns an error string. */
+  private library(name: string): QuickJSHandle {
+    const ctx = this.ctx;
+    let source: { fileName: string; source: string };
+    try {
+      source = this.host.librarySource(name);
+    } catch (error) {
+      return ctx.newString(JSON.stringify({ error: this.guestError(error) }));
+    }
+    const wrapped = `(function (module, exports, lib) {\n${source.source}\n})`;
+    const result = ctx.evalCode(wrapped, source.fileName);
+    if (result.error) {
+      const { name: errorName, message } = errorParts(ctx.dump(result.error));
+      result.error.dispose();
+      return ctx.newString(JSON.stringify({ error: { name: 'Error', code: 'lib_error', message: this.redact(`Library '${name}' failed to load: ${errorName}: ${message}`) } }));
+    }
+    return result.value;
+  }
+
+  /** A synchronous bridge: `{"value"}` or `{"error"}` as JSON, never a host exception. */
+  private sync(work: () => unknown): string {
+    try {
+      return this.redact(JSON.stringify({ value: work() ?? null }));
+    } catch (error) {
+      return JSON.stringify({ error: this.guestError(error) });
+    }
+  }
+
+  /** An async bridge: a guest promise that always resolves, with `{"value"}` or `{"error"}`. */
+  private async(work: (signal: AbortSignal) => Promise<unknown>): QuickJSHandle {
+    const ctx = this.ctx;
+    const deferred = ctx.newPromise();
+    this.pending.add(deferred);
+    work(this.controller.signal).then(
+      (value) => this.deliver(deferred, this.redact(JSON.stringify({ value: value ?? null }))),
+      (error) => this.deliver(deferred, JSON.stringify({ error: this.guestError(error) })),
+    );
+    return deferred.handle;
+  }
+
+  private deliver(deferred: QuickJSDeferredPromise, payload: string): void {
+    this.pending.delete(deferred);
+    // A bridge that finishes after the call ended (timeout, cancel) must not touch freed handles (SBX-13).
+    if (this.finished || !deferred.alive) return;
+    const handle = this.ctx.newString(payload);
+    try {
+      deferred.resolve(handle);
+    } catch {
+      // The guest can no longer run (interrupted); the driver reports why.
+    } finally {
+      handle.dispose();
+      if (deferred.alive) deferred.dispose();
+    }
+    this.notify();
+  }
+
+  /** `{name, code, message}` only: no host stack, redacted (SBX-09). */
+  private guestError(error: unknown): { name: string; code: string; message: string } {
+    if (this.controller.signal.aborted || this.interruption) return { name: 'Error', code: 'aborted', message: 'The call ended.' };
+    const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'bridge_error';
+    const message = error instanceof Error ? error.message : String(error);
+    return { name: 'Error', code, message: this.redact(message) };
+  }
+
+  // ---- result ------------------------------------------------------------------------------
+
+  private resultText(value: QuickJSHandle, json: QuickJSHandle): string {
+    const ctx = this.ctx;
+    const type = ctx.typeof(value);
+    if (type === 'undefined') return '';
+    let text = value;
+    if (type !== 'string') {
+      const stringify = this.manage(ctx.getProp(json, 'stringify'));
+      text = this.manage(this.guest(() => ctx.callFunction(stringify, json, value)));
+      if (ctx.typeof(text) !== 'string') return '';
+    }
+    // Check the size through the handle before copying the string out (SBX-15).
+    const length = ctx.getNumber(this.manage(ctx.getProp(text, 'length')));
+    if (length > this.limits.outputChars) {
+      throw new CallFailure('sandbox_limit', `The JavaScript tool returned ${length} characters; the limit is ${this.limits.outputChars}.`, 'output');
+    }
+    return ctx.getString(text);
+  }
+
+  private manage(handle: QuickJSHandle): QuickJSHandle {
+    return this.scope.manage(handle);
+  }
+}
+
+class BridgeFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function parseArgs(json: string): unknown[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value : [];
+}
+
+function optionalString(value: unknown, what: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new BridgeFailure('invalid_request', `${what} must be a string.`);
+  return value;
+}
+
+function parseFetchRequest(json: string): GuestFetchRequest {
+  const request = JSON.parse(json) as GuestFetchRequest;
+  if (!(FETCH_METHODS as readonly string[]).includes(request.method)) {
+    throw new BridgeFailure('invalid_request', `Method '${request.method}' is not supported; use one of ${FETCH_METHODS.join(', ')}.`);
+  }
+  return request;
+}
+
+function errorParts(dumped: unknown): { name: string; message: string } {
+  if (dumped && typeof dumped === 'object') {
+    const d = dumped as { name?: unknown; message?: unknown };
+    if (typeof d.message === 'string') return { name: typeof d.name === 'string' ? d.name : 'Error', message: d.message };
+    try {
+      return { name: '', message: JSON.stringify(dumped) };
+    } catch {
+      return { name: '', message: String(dumped) };
+    }
+  }
+  return { name: '', message: String(dumped) };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function mib(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${+(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { compileScript } from './compiled-script';
+import type { JsCall, JsCallOutcome } from './js-call';
+import { WorkerJsRunner } from './worker-js-runner';
+
+// Real worker threads running the real bridge host (confined fs under a temp folder).
+let root: string;
+let libs: string;
+const runners: WorkerJsRunner[] = [];
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-worker-'));
+  libs = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-libs-'));
+  writeFileSync(path.join(libs, 'greet.js'), 'exports.greet = function (n) { return "hello " + n; };');
+});
+
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((r) => r.close()));
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(libs, { recursive: true, force: true });
+});
+
+function runner(options: Partial<ConstructorParameters<typeof WorkerJsRunner>[0]> = {}): WorkerJsRunner {
+  const r = new WorkerJsRunner({ bridge: { filesRoot: root, libraryFolders: [libs], defaultTimeZone: 'UTC' }, graceMs: 300, ...options });
+  runners.push(r);
+  return r;
+}
+
+const call = (source: string, extra: Partial<JsCall> = {}): JsCall => ({
+  script: compileScript('tool.js', source),
+  functionName: 'execute',
+  params: {},
+  env: {},
+  timeoutMs: 5_000,
+  ...extra,
+});
+
+function resultOf(outcome: JsCallOutcome): string {
+  if (outcome.status !== 'success') throw new Error(`expected success, got ${outcome.errorType}: ${outcome.message}`);
+  return outcome.result;
+}
+
+describe('WorkerJsRunner: calls in worker threads', () => {
+  it('runs a call with the real bridges: confined fs, lib() from the library folder, _time', async () => {
+    const outcome = await runner().run(
+      call('function execute(p) { fs.writeFile("w/out.txt", p.text); return [fs.readFile("w/out.txt"), lib("greet").greet("worker"), _time("UTC").slice(-1)].join("|"); }', {
+        params: { text: 'saved' },
+      }),
+    );
+    expect(resultOf(outcome)).toBe('saved|hello worker|Z');
+  });
+
+  it('SBX-17 the fs bridge refuses paths outside the files root with the confined-fs rules', async () => {
+    const outcome = await runner().run(
+      call('function execute() { try { fs.readFile("../../etc/passwd"); } catch (e) { return e.code + ": " + e.message; } }'),
+    );
+    expect(resultOf(outcome)).toMatch(/^forbidden: .*outside/);
+  });
+
+  it('SBX-03 a long native operation the interrupt handler cannot stop is ended by the watchdog; the worker is replaced and other calls are unaffected', async () => {
+    const pool = runner({ maxWorkers: 2 });
+    // Building a string near the memory limit runs inside one native call for many seconds.
+    const stuck = pool.run(call('function execute() { var a = []; for (;;) a.push("x".repeat(1e6)); }', { timeoutMs: 300 }));
+    const healthy = pool.run(call('function execute() { return "unaffected"; }'));
+    expect(resultOf(await healthy)).toBe('unaffected');
+    const outcome = await stuck;
+    expect(outcome.status === 'error' && outcome.errorType).toBe('timeout');
+    expect(outcome.status === 'error' && outcome.message).toMatch(/terminated/);
+    expect(pool.restarts).toBe(1);
+    expect(resultOf(await pool.run(call('function execute() { return "next"; }')))).toBe('next');
+  });
+
+  it('a busy loop in a worker stops on cancel, through the shared cancel flag', async () => {
+    const controller = new AbortController();
+    const pool = runner();
+    const pending = pool.run(call('function execute() { while (true) {} }', { signal: controller.signal, timeoutMs: 10_000 }));
+    setTimeout(() => controller.abort(), 100);
+    const outcome = await pending;
+    expect(outcome.status === 'error' && outcome.errorType).toBe('cancelled');
+    // Stopped by the interrupt handler, not by killing the worker.
+    expect(pool.restarts).toBe(0);
+  });
+
+  it('SBX-19 fifty calls in parallel: each gets its own runtime and its own answer, through a capped pool', async () => {
+    const pool = runner({ maxWorkers: 3 });
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        pool.run(call('function execute(p) { if (globalThis.seen) throw new Error("leak"); globalThis.seen = true; return "n" + p.i; }', { params: { i } })),
+      ),
+    );
+    expect(outcomes.map(resultOf)).toEqual(Array.from({ length: 50 }, (_, i) => `n${i}`));
+    expect(pool.workerCount).toBeLessThanOrEqual(3);
+  });
+
+  it('google.getAccessToken() is answered by the parent, and a missing configuration is a clear guest error', async () => {
+    const source = 'async function execute() { try { return await google.getAccessToken(); } catch (e) { return e.code; } }';
+    expect(resultOf(await runner({ googleAccessToken: async () => 'ya29.parent-token' }).run(call(source)))).toBe('ya29.parent-token');
+    expect(resultOf(await runner().run(call(source)))).toBe('google_not_configured');
+  });
+
+  it('the full stack limit (1 MiB) is usable in a worker, and deeper recursion is still a sandbox_limit', async () => {
+    const pool = runner();
+    const deep = await pool.run(call('function execute() { function d(n) { return n === 0 ? 0 : 1 + d(n - 1); } return d(4000); }'));
+    expect(resultOf(deep)).toBe('4000');
+    const bomb = await pool.run(call('function execute() { var f = function () { return f() + 1; }; return f(); }'));
+    expect(bomb.status === 'error' && bomb.limit).toBe('stack');
+    expect(pool.restarts).toBe(0);
+  });
+
+  it('refuses new calls once closed', async () => {
+    const pool = runner();
+    await pool.close();
+    const outcome = await pool.run(call('function execute() { return 1; }'));
+    expect(outcome.status === 'error' && outcome.errorType).toBe('cancelled');
+  });
+});
