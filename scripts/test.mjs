@@ -9,6 +9,7 @@ const packageDirs = ['packages', 'apps']
   .map((d) => path.join(root, d))
   .filter(existsSync)
   .flatMap((d) => readdirSync(d).map((name) => path.join(d, name)))
+  .concat([path.join(root, 'tools-assets')])
   .filter((d) => existsSync(path.join(d, 'package.json')));
 
 // Stale results from an earlier run must not be counted.

@@ -144,7 +144,7 @@ export class SafeFetch {
         redirects += 1;
         const next = this.#checkUrl(resolveLocation(location, url), url);
         // Sticky: once the chain has left the origin, credentials never come back, even to the origin.
-        crossedOrigin = next.origin !== new URL(req.url).origin;
+        if (next.origin !== url.origin) crossedOrigin = true;
         if (switchesToGet(res.statusCode, method)) {
           method = 'GET';
           body = undefined;

@@ -112,6 +112,25 @@ describe('startInterceptingProxy', () => {
     expect(via.requests.map((r) => r.url)).toEqual(['https://api.example.com/boom']);
   });
 
+  it('serves a plain CONNECT tunnel to port 80 without TLS', async () => {
+    const via = await proxy((req, res) => res.end(`plain ${req.url}`));
+    const socket = net.connect(Number(new URL(via.url).port), '127.0.0.1');
+    cleanups.push(async () => void socket.destroy());
+    const received = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (text === 'HTTP/1.1 200 Connection Established\r\n\r\n') {
+          socket.write('GET /x?y=1 HTTP/1.1\r\nHost: example.org\r\nConnection: close\r\n\r\n');
+        }
+      });
+      socket.on('close', () => resolve(text));
+      socket.write('CONNECT example.org:80 HTTP/1.1\r\nHost: example.org:80\r\n\r\n');
+    });
+    expect(received).toMatch(/HTTP\/1\.1 200 OK[\s\S]*\r\n\r\nplain http:\/\/example\.org\/x\?y=1$/);
+    expect(via.requests.map((r) => r.url)).toEqual(['http://example.org/x?y=1']);
+  });
+
   it('refuses origin-form requests that are not proxy requests', async () => {
     const via = await proxy((_req, res) => res.end('no'));
     const status = await new Promise<number | undefined>((resolve, reject) => {

@@ -114,7 +114,14 @@ export async function startInterceptingProxy(handler: InterceptHandler): Promise
     tunnels.add(socket);
     socket.on('close', () => tunnels.delete(socket));
     socket.on('error', () => socket.destroy());
-    const authority = new URL(`http://${req.url ?? ''}`);
+    let authority: URL;
+    try {
+      // https:// so that an explicit :80 survives (it is the default port of http://).
+      authority = new URL(`https://${req.url ?? ''}`);
+    } catch {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      return;
+    }
     const port = authority.port === '' ? '443' : authority.port;
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) socket.unshift(head);

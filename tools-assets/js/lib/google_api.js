@@ -1,0 +1,56 @@
+// Shared by the Google Workspace tool groups: authorised requests to Google's REST APIs.
+// Load with `var google_api = lib('google_api');`.
+
+/** `?a=1&b=x%20y` from an object; undefined, null and '' are left out, arrays repeat the key. */
+function query(params) {
+  var parts = [];
+  for (var key in params) {
+    if (!Object.prototype.hasOwnProperty.call(params, key)) continue;
+    var value = params[key];
+    if (value === undefined || value === null || value === '') continue;
+    var values = Array.isArray(value) ? value : [value];
+    for (var i = 0; i < values.length; i++) parts.push(encodeURIComponent(key) + '=' + encodeURIComponent(String(values[i])));
+  }
+  return parts.length > 0 ? '?' + parts.join('&') : '';
+}
+
+/**
+ * Calls a Google API with the user's access token.
+ *   api:     name used in errors, e.g. 'Gmail' -> "Gmail API error (404): <body>"
+ *   method:  GET, POST, PUT, PATCH or DELETE
+ *   url:     full URL without the query string
+ *   options: { query: {...}, body: <JSON value>, headers: {...}, multipart: {...}, saveTo: 'path' }
+ * Returns the parsed JSON body, `{success: true}` for an empty answer (204), or, with saveTo, the
+ * fetch response (its `saved` says where the body went). A non-2xx answer throws.
+ */
+async function request(api, method, url, options) {
+  options = options || {};
+  var token = await google.getAccessToken();
+  var headers = { Authorization: 'Bearer ' + token, Accept: 'application/json' };
+  var extra = options.headers || {};
+  for (var name in extra) if (Object.prototype.hasOwnProperty.call(extra, name)) headers[name] = extra[name];
+  var init = { method: method, headers: headers };
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(options.body);
+  }
+  if (options.multipart !== undefined) init.multipart = options.multipart;
+  if (options.saveTo !== undefined) init.saveTo = options.saveTo;
+  var response = await fetch(url + query(options.query || {}), init);
+  if (response.status === 204) return { success: true };
+  if (!response.ok) {
+    var detail = await response.text();
+    if (detail.length > 2000) detail = detail.slice(0, 2000) + '…';
+    throw new Error(api + ' API error (' + response.status + '): ' + detail);
+  }
+  if (options.saveTo !== undefined) return response;
+  var text = await response.text();
+  if (text === '') return { success: true };
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    return text;
+  }
+}
+
+module.exports = { request: request, query: query };

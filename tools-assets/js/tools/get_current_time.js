@@ -1,0 +1,3 @@
+function execute(params) {
+  return _time(params.timezone, params.format);
+}

@@ -1,0 +1,3 @@
+function execute(params) {
+  return fs.readFile(params.path, params.encoding || 'utf8');
+}
