@@ -20,7 +20,12 @@ export interface ToolHarness {
  * The shipped JS tools, loaded from tools-assets/js/tools into a registry and run for real in
  * QuickJS, with every Google call going to the fake Google API through its intercepting proxy.
  */
-export async function startToolHarness(): Promise<ToolHarness> {
+export interface ToolHarnessOptions {
+  /** Manifest base names to load (e.g. ['google_gmail']); default every shipped file. */
+  readonly files?: readonly string[];
+}
+
+export async function startToolHarness(options: ToolHarnessOptions = {}): Promise<ToolHarness> {
   const api = await FakeGoogleApi.start();
   const filesRoot = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-tools-'));
   const host: ClosableBridgeHost = createBridgeHost(
@@ -29,7 +34,7 @@ export async function startToolHarness(): Promise<ToolHarness> {
   );
   const runner = new InProcessJsRunner(host);
   const registry = new ToolRegistry();
-  loadShippedTools(registry, runner);
+  loadShippedTools(registry, runner, options.files);
   const engine = new ToolExecutionEngine(registry);
   let calls = 0;
   return {
@@ -61,9 +66,10 @@ interface ManifestEntry {
 }
 
 /** A minimal loader for the shipped files; the product uses the js-tools catalogue loader. */
-function loadShippedTools(registry: ToolRegistry, runner: InProcessJsRunner): void {
+function loadShippedTools(registry: ToolRegistry, runner: InProcessJsRunner, only: readonly string[] | undefined): void {
   for (const file of readdirSync(BUILTIN_JS_TOOLS_FOLDER).filter((f) => f.endsWith('.json')).sort()) {
     const base = file.slice(0, -'.json'.length);
+    if (only && !only.includes(base)) continue;
     const manifest = JSON.parse(readFileSync(path.join(BUILTIN_JS_TOOLS_FOLDER, file), 'utf8')) as ManifestEntry | ManifestEntry[];
     const script = compileScript(`${base}.js`, readFileSync(path.join(BUILTIN_JS_TOOLS_FOLDER, `${base}.js`), 'utf8'));
     const origin = { kind: 'js-built-in' as const, fileName: `${base}.js` };
