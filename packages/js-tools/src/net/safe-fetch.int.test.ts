@@ -191,22 +191,20 @@ describe('SafeFetch against real sockets (B5.2)', () => {
     });
     const http = client({ allowPrivateNetwork: true, maxResponseBytes: 1024 * 1024, timeoutMs: 400 });
 
-    let started = Date.now();
     const huge = await failure(http.request({ url: `${target.origin}/huge`, method: 'GET' }));
     expect(huge.code).toBe('response_too_large');
     expect(huge.details).toMatchObject({ limit: 1024 * 1024, declared: 500 * 1024 * 1024 });
 
-    started = Date.now();
+    // Had the cap not stopped it, the 400 ms timeout would have (and the code would say so).
     const endless = await failure(http.request({ url: `${target.origin}/endless`, method: 'GET' }));
     expect(endless.code).toBe('response_too_large');
     expect(endless.message).toMatch(/larger than the 1048576-byte limit/);
-    expect(Date.now() - started).toBeLessThan(350);
 
-    started = Date.now();
+    const started = Date.now();
     const drip = await failure(http.request({ url: `${target.origin}/drip`, method: 'GET' }));
     expect(drip.code).toBe('timeout');
     expect(drip.message).toMatch(/did not finish within 400 ms/);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(1500);
 
     // Each server-side response saw its connection go away: the streams were aborted, not drained.
     await waitFor(() => closed.length === 3);
@@ -238,7 +236,7 @@ describe('SafeFetch requests and responses', () => {
     });
     const withBody = method !== 'GET' && method !== 'HEAD';
     const res = await client({ allowPrivateNetwork: true }).request({
-      url: `${target.origin}/items?id=7`,
+      url: `${target.origin}/items?id=7#fragment`,
       method,
       headers: { 'Content-Type': 'text/plain', Host: 'evil.example', 'X-Trace': 'one' },
       ...(withBody ? { body: `payload for ${method}` } : {}),

@@ -167,7 +167,10 @@ export class SafeFetch {
 
   #checkUrl(raw: string, redirectedFrom: URL | undefined): URL {
     const verdict = checkTargetUrl(raw, this.policy);
-    if (verdict.allowed) return verdict.url;
+    if (verdict.allowed) {
+      verdict.url.hash = ''; // never sent; keeps it out of HttpResponse.url as well
+      return verdict.url;
+    }
     if (!redirectedFrom) throw new FetchError(verdict.code, verdict.reason);
     throw new FetchError(
       verdict.code,
