@@ -1,15 +1,15 @@
 /**
- * Guest-side glue, evaluated in every call's fresh context before the tool's code. It receives
- * the host object (functions that take and return JSON strings, so no host object or handle is
- * ever reachable from the guest) and defines the bridges a tool sees: console, fs, fetch, _time,
- * lib and google. The host object itself is not left on globalThis.
+ * Guest-side glue for the bridges. Each bridge is a small snippet, evaluated in the call's fresh
+ * context only when the tool first touches that global (`fetch`, `fs`...): a tool that uses no
+ * bridge pays nothing for them, and one that uses `fetch` pays for `fetch` alone. A snippet is a
+ * function of the host object (functions that take and return JSON strings, so no host object or
+ * handle is ever reachable from the guest) and of the shared helpers in GUEST_HELPERS.
  *
  * Host results are `{"value": ...}` or `{"error": {"name", "code", "message"}}`; `raise` turns
  * the latter into a guest Error with a `code`.
  */
-export const GUEST_PRELUDE = String.raw`(function (host) {
+export const GUEST_HELPERS = String.raw`(function () {
   'use strict';
-  var G = globalThis;
   function raise(e) {
     var err = new Error(e.message);
     err.name = e.name || 'Error';
@@ -21,6 +21,16 @@ export const GUEST_PRELUDE = String.raw`(function (host) {
     if (r.error) raise(r.error);
     return r.value;
   }
+  return { raise: raise, unwrap: unwrap };
+})`;
+
+export const BRIDGE_NAMES = ['console', 'fs', 'fetch', '_time', 'lib', 'google'] as const;
+export type BridgeName = (typeof BRIDGE_NAMES)[number];
+
+/** Each evaluates to `function (host, helpers) { return <the global's value>; }`. */
+export const BRIDGE_SOURCES: Readonly<Record<BridgeName, string>> = {
+  console: String.raw`(function (host) {
+  'use strict';
   function show(v) {
     if (typeof v === 'string') return v;
     if (v instanceof Error) return v.name + ': ' + v.message;
@@ -38,38 +48,44 @@ export const GUEST_PRELUDE = String.raw`(function (host) {
       host.log(level, parts.join(' '));
     };
   }
-  G.console = { log: logger('log'), info: logger('info'), warn: logger('warn'), error: logger('error'), debug: logger('debug') };
+  return { log: logger('log'), info: logger('info'), warn: logger('warn'), error: logger('error'), debug: logger('debug') };
+})`,
 
-  function fsOp(op) {
+  fs: String.raw`(function (host, helpers) {
+  'use strict';
+  function op(name) {
     return function () {
-      return unwrap(host.fs(op, JSON.stringify(Array.prototype.slice.call(arguments))));
+      return helpers.unwrap(host.fs(name, JSON.stringify(Array.prototype.slice.call(arguments))));
     };
   }
-  G.fs = {
-    readFile: fsOp('readFile'),
-    writeFile: fsOp('writeFile'),
-    appendFile: fsOp('appendFile'),
-    exists: fsOp('exists'),
-    list: fsOp('list'),
-    delete: fsOp('delete')
-  };
+  return { readFile: op('readFile'), writeFile: op('writeFile'), appendFile: op('appendFile'), exists: op('exists'), list: op('list'), delete: op('delete') };
+})`,
 
-  G._time = function (timezone, format) {
-    return unwrap(host.time(JSON.stringify([timezone, format])));
+  _time: String.raw`(function (host, helpers) {
+  'use strict';
+  return function _time(timezone, format) {
+    return helpers.unwrap(host.time(JSON.stringify([timezone, format])));
   };
+})`,
 
-  var libraries = {};
-  G.lib = function (name) {
+  lib: String.raw`(function (host, helpers) {
+  'use strict';
+  var loaded = {};
+  return function lib(name) {
     name = String(name);
-    if (Object.prototype.hasOwnProperty.call(libraries, name)) return libraries[name].exports;
+    if (Object.prototype.hasOwnProperty.call(loaded, name)) return loaded[name].exports;
     var factory = host.lib(name);
-    if (typeof factory === 'string') unwrap(factory);
+    if (typeof factory === 'string') helpers.unwrap(factory);
     var module = { exports: {} };
-    libraries[name] = module;
-    factory.call(module.exports, module, module.exports, G.lib);
+    loaded[name] = module;
+    factory.call(module.exports, module, module.exports, lib);
     return module.exports;
   };
+})`,
 
+  fetch: String.raw`(function (host, helpers) {
+  'use strict';
+  var unwrap = helpers.unwrap;
   function response(r) {
     var headers = r.headers;
     Object.defineProperty(headers, 'get', {
@@ -91,7 +107,7 @@ export const GUEST_PRELUDE = String.raw`(function (host) {
     if (r.saved) res.saved = r.saved;
     return res;
   }
-  G.fetch = function (url, init) {
+  return function fetch(url, init) {
     init = init || {};
     var req = { url: String(url), method: init.method ? String(init.method).toUpperCase() : 'GET', headers: {} };
     var h = init.headers || {};
@@ -102,8 +118,10 @@ export const GUEST_PRELUDE = String.raw`(function (host) {
     if (init.saveTo !== undefined) req.saveTo = String(init.saveTo);
     return host.fetch(JSON.stringify(req)).then(function (json) { return response(unwrap(json)); });
   };
+})`,
 
-  G.google = {
-    getAccessToken: function () { return host.googleToken().then(unwrap); }
-  };
-})`;
+  google: String.raw`(function (host, helpers) {
+  'use strict';
+  return { getAccessToken: function () { return host.googleToken().then(helpers.unwrap); } };
+})`,
+};

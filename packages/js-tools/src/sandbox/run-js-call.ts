@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Scope, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { FETCH_METHODS, FS_OPS, type BridgeHost, type FsOp, type GuestFetchRequest } from './bridge-host';
-import { GUEST_PRELUDE } from './guest-prelude';
+import { BRIDGE_NAMES, BRIDGE_SOURCES, GUEST_HELPERS, type BridgeName } from './guest-prelude';
 import type { JsCall, JsCallErrorType, JsCallOutcome, JsLogLine, SandboxLimitKind } from './js-call';
 import { secretRedactor } from './secret-redactor';
 import { resolveLimits, type SandboxLimits } from './sandbox-limits';
@@ -108,9 +108,7 @@ class CallRun {
     rt.setInterruptHandler(() => this.shouldInterrupt());
     const ctx = (this.ctx = this.scope.manage(rt.newContext()));
 
-    const prelude = this.manage(this.guest(() => ctx.evalCode(GUEST_PRELUDE, 'oneclaw:prelude')));
-    const hostObject = this.manage(this.buildHostObject());
-    this.manage(this.guest(() => ctx.callFunction(prelude, ctx.undefined, hostObject)));
+    this.installBridges();
 
     const { script, functionName } = this.call;
     this.manage(this.guest(() => ctx.evalCode(script.sliceFor(functionName), script.fileName)));
@@ -268,6 +266,40 @@ class CallRun {
   }
 
   // ---- bridges -----------------------------------------------------------------------------
+
+  private hostObject: QuickJSHandle | undefined;
+  private helpers: QuickJSHandle | undefined;
+
+  /**
+   * Each bridge global starts as a getter; the first read evaluates that bridge's snippet and
+   * replaces the getter with the value, so unused bridges cost nothing (see guest-prelude.ts).
+   */
+  private installBridges(): void {
+    const ctx = this.ctx;
+    for (const name of BRIDGE_NAMES) {
+      ctx.defineProp(ctx.global, name, { configurable: true, enumerable: false, get: () => this.installBridge(name) });
+    }
+  }
+
+  private installBridge(name: BridgeName): QuickJSHandle {
+    const ctx = this.ctx;
+    this.hostObject ??= this.manage(this.buildHostObject());
+    this.helpers ??= this.manage(this.callSnippet(GUEST_HELPERS, 'oneclaw:helpers', []));
+    const value = this.manage(this.callSnippet(BRIDGE_SOURCES[name], `oneclaw:${name}`, [this.hostObject, this.helpers]));
+    ctx.defineProp(ctx.global, name, { configurable: true, enumerable: false, value });
+    return value;
+  }
+
+  /** Evaluates `(function (...) {...})` and calls it; a failure here is the sandbox's, not the tool's. */
+  private callSnippet(source: string, fileName: string, args: QuickJSHandle[]): QuickJSHandle {
+    const ctx = this.ctx;
+    const fn = ctx.unwrapResult(ctx.evalCode(source, fileName));
+    try {
+      return ctx.unwrapResult(ctx.callFunction(fn, ctx.undefined, ...args));
+    } finally {
+      fn.dispose();
+    }
+  }
 
   private buildHostObject(): QuickJSHandle {
     const ctx = this.ctx;
