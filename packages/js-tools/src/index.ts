@@ -30,9 +30,44 @@ export { ConfinedFs, DEFAULT_MAX_FS_BYTES, type ConfinedFsOptions, type FsEntry 
 export type { ConfinedWriteStream } from './fs/confined-write-stream';
 export type { FsEncoding } from './fs/fs-encoding';
 export { FsError, type FsErrorCode } from './fs/fs-error';
-export type { FetchPolicy } from './net/fetch-policy';
+export {
+  DEFAULT_FETCH_TIMEOUT_MS,
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  DEFAULT_MAX_REDIRECTS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  resolveFetchPolicy,
+  systemResolve,
+  type FetchPolicy,
+  type ResolvedAddress,
+  type ResolvedFetchPolicy,
+} from './net/fetch-policy';
+export { checkTargetUrl, classifyAddress, isPublicAddress, type AddressClass, type TargetCheckOptions, type UrlVerdict } from './net/address-policy';
 export { buildMultipart, type MultipartPart, type MultipartSubtype } from './net/multipart';
 export { FetchError, SafeFetch, type FetchErrorCode, type HttpMethod, type HttpRequest, type HttpResponse, type RequestOptions } from './net/safe-fetch';
 
 // Tools
 export { JsTool, type JsToolOptions } from './tools/js-tool';
+
+// Manifests, the catalogue loader, the user tools folder
+export {
+  DEFAULT_FUNCTION_NAME,
+  MAX_TOOLS_PER_GROUP,
+  describeToolNames,
+  displayNameFromFile,
+  parseManifest,
+  type ManifestEntry,
+  type ManifestProblem,
+  type ManifestProblemCode,
+  type ParsedManifest,
+} from './manifest/parse-manifest';
+export { JsToolCatalogue, type CatalogueReport, type FileReport, type JsToolCatalogueOptions, type JsToolFolder } from './manifest/js-tool-catalogue';
+export { DEFAULT_FOLDER_POLL_MS, DEFAULT_WATCH_DEBOUNCE_MS, UserToolsWatcher, type RescanReport, type UserToolsWatcherOptions } from './manifest/user-tools-watcher';
+export {
+  UserToolError,
+  UserToolManager,
+  type UserToolChanges,
+  type UserToolErrorCode,
+  type UserToolInfo,
+  type UserToolInput,
+  type UserToolManagerOptions,
+} from './manifest/user-tool-manager';

@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { compileScript, createBridgeHost, InProcessJsRunner, JsTool, type ClosableBridgeHost } from '@oneclaw/js-tools';
+import { createBridgeHost, InProcessJsRunner, JsToolCatalogue, type ClosableBridgeHost } from '@oneclaw/js-tools';
 import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
 import { BUILTIN_JS_LIB_FOLDER, BUILTIN_JS_TOOLS_FOLDER } from '../index';
 import { FakeGoogleApi } from './fake-google-api';
@@ -34,7 +34,7 @@ export async function startToolHarness(options: ToolHarnessOptions = {}): Promis
   );
   const runner = new InProcessJsRunner(host);
   const registry = new ToolRegistry();
-  loadShippedTools(registry, runner, options.files);
+  const unload = loadShippedTools(registry, runner, options.files);
   const engine = new ToolExecutionEngine(registry);
   let calls = 0;
   return {
@@ -51,43 +51,31 @@ export async function startToolHarness(options: ToolHarnessOptions = {}): Promis
       await host.close();
       await api.close();
       rmSync(filesRoot, { recursive: true, force: true });
+      unload();
     },
   };
 }
 
-interface ManifestEntry {
-  _meta?: boolean;
-  name: string;
-  description: string;
-  display_name?: string;
-  function?: string;
-  parameters?: Record<string, unknown>;
-  timeoutSeconds?: number;
-}
-
-/** A minimal loader for the shipped files; the product uses the js-tools catalogue loader. */
-function loadShippedTools(registry: ToolRegistry, runner: InProcessJsRunner, only: readonly string[] | undefined): void {
-  for (const file of readdirSync(BUILTIN_JS_TOOLS_FOLDER).filter((f) => f.endsWith('.json')).sort()) {
-    const base = file.slice(0, -'.json'.length);
-    if (only && !only.includes(base)) continue;
-    const manifest = JSON.parse(readFileSync(path.join(BUILTIN_JS_TOOLS_FOLDER, file), 'utf8')) as ManifestEntry | ManifestEntry[];
-    const script = compileScript(`${base}.js`, readFileSync(path.join(BUILTIN_JS_TOOLS_FOLDER, `${base}.js`), 'utf8'));
-    const origin = { kind: 'js-built-in' as const, fileName: `${base}.js` };
-    const entries = Array.isArray(manifest) ? manifest : [manifest];
-    const meta = entries[0]?._meta ? entries[0] : undefined;
-    if (Array.isArray(manifest)) {
-      registry.registerGroup({ name: base, displayName: meta?.display_name ?? base, description: meta?.description ?? base }, origin);
+/**
+ * Loads the shipped files with the product's own catalogue loader into a scratch folder holding
+ * only the named files (so a test of one group does not depend on the others), and refuses to
+ * start if any of them has a problem: a shipped file must load cleanly.
+ */
+function loadShippedTools(registry: ToolRegistry, runner: InProcessJsRunner, only: readonly string[] | undefined): () => void {
+  let folder = BUILTIN_JS_TOOLS_FOLDER;
+  let scratch: string | undefined;
+  if (only) {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-shipped-'));
+    for (const base of only) {
+      for (const ext of ['.json', '.js']) copyFileSync(path.join(BUILTIN_JS_TOOLS_FOLDER, base + ext), path.join(scratch, base + ext));
     }
-    for (const entry of entries) {
-      if (entry._meta) continue;
-      const definition = {
-        name: entry.name,
-        description: entry.description,
-        parameters: { type: 'object', ...entry.parameters },
-        ...(entry.timeoutSeconds ? { timeoutMs: entry.timeoutSeconds * 1000 } : {}),
-      };
-      const tool = new JsTool({ definition, script, functionName: entry.function ?? 'execute', runner });
-      registry.register(tool, Array.isArray(manifest) ? { ...origin, group: base } : origin);
-    }
+    folder = scratch;
   }
+  const catalogue = new JsToolCatalogue({ registry, runner, folders: [{ path: folder, kind: 'js-built-in' }] });
+  const report = catalogue.loadAll();
+  const problems = report.files.flatMap((f) => f.problems);
+  if (problems.length > 0) throw new Error(`Shipped tool files have problems:\n${problems.map((p) => `${p.severity} ${p.file} ${p.tool ?? ''}: ${p.message}`).join('\n')}`);
+  return () => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  };
 }

@@ -6,7 +6,7 @@ import { fakeTool } from '@oneclaw/tool-registry/testing';
 import { InProcessJsRunner } from '../sandbox/in-process-js-runner';
 import { FakeBridgeHost } from '../testing/fake-bridge-host';
 import { JsToolCatalogue, type FileReport, type JsToolFolder } from './js-tool-catalogue';
-import { callTool, makeTempDir, removeDir, toolEntry, writePair } from './tool-folder.fixture';
+import { callTool, makeToolFolders, removeDir, toolEntry, writePair } from './tool-folder.fixture';
 
 const runner = new InProcessJsRunner(new FakeBridgeHost());
 afterAll(() => runner.close());
@@ -29,11 +29,7 @@ let user: JsToolFolder;
 let registry: ToolRegistry;
 
 beforeEach(() => {
-  root = makeTempDir('catalogue');
-  builtIn = { path: join(root, 'built-in'), kind: 'js-built-in' };
-  user = { path: join(root, 'user'), kind: 'js-user' };
-  mkdirSync(builtIn.path);
-  mkdirSync(user.path);
+  ({ root, builtIn, user } = makeToolFolders('catalogue', { createUser: true }));
   registry = new ToolRegistry();
 });
 afterEach(() => removeDir(root));

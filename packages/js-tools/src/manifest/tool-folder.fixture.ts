@@ -1,11 +1,28 @@
 // Helpers for the manifest tests: real folders in the temp dir, and calls through the registry.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolRegistry, ToolResult } from '@oneclaw/tool-registry';
+import type { JsToolFolder } from './js-tool-catalogue';
 
 export function makeTempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `oneclaw-${prefix}-`));
+}
+
+export interface ToolFolders {
+  readonly root: string;
+  readonly builtIn: JsToolFolder;
+  readonly user: JsToolFolder;
+}
+
+/** A temp root with `built-in/` (created) and `user/` (created only when asked: some tests need it missing). */
+export function makeToolFolders(prefix: string, options: { createUser: boolean }): ToolFolders {
+  const root = makeTempDir(prefix);
+  const builtIn: JsToolFolder = { path: join(root, 'built-in'), kind: 'js-built-in' };
+  const user: JsToolFolder = { path: join(root, 'user'), kind: 'js-user' };
+  mkdirSync(builtIn.path);
+  if (options.createUser) mkdirSync(user.path);
+  return { root, builtIn, user };
 }
 
 export function removeDir(dir: string): void {

@@ -153,8 +153,10 @@ export class UserToolManager {
       manifest.timeoutSeconds = input.timeoutSeconds;
     }
 
-    // timeoutSeconds itself is checked by the parser below (the loader's own rules).
     const timeoutSeconds = manifest.timeoutSeconds;
+    if (timeoutSeconds !== undefined && !(typeof timeoutSeconds === 'number' && Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
+      throw new UserToolError('invalid_definition', `Tool '${name}' was not saved: timeoutSeconds must be a positive number of seconds (got ${JSON.stringify(timeoutSeconds)}).`, { name });
+    }
     let definition: ResolvedToolDefinition;
     try {
       definition = resolveToolDefinition({

@@ -68,6 +68,12 @@ describe('calling tool functions (J1, J3)', () => {
     expectError(await run('var listFiles = 3;', 'listFiles'), 'execution_error', "Function 'listFiles' is not defined");
   });
 
+  it('functions bound with const or let at the top level are found too', async () => {
+    expect(resultOf(await run('const execute = (p) => "const " + p.n;', 'execute', { params: { n: 1 } }))).toBe('const 1');
+    expect(resultOf(await run('let helper = 2; let listFiles = async function () { return helper; };', 'listFiles'))).toBe('2');
+    expectError(await run('const listFiles = 3;', 'listFiles'), 'execution_error', "Function 'listFiles' is not defined");
+  });
+
   it('a function defined as a top-level variable is found (the slice falls back to the whole file)', async () => {
     expect(resultOf(await run('var _base = 2; var twice = function (p) { return p.n * _base; };', 'twice', { params: { n: 21 } }))).toBe('42');
   });

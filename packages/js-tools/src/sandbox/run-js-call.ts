@@ -112,7 +112,7 @@ class CallRun {
 
     const { script, functionName } = this.call;
     this.manage(this.guest(() => ctx.evalCode(script.sliceFor(functionName), script.fileName)));
-    const fn = this.manage(ctx.getProp(ctx.global, functionName));
+    const fn = this.manage(this.lookupFunction(functionName));
     if (ctx.typeof(fn) !== 'function') {
       throw new CallFailure('execution_error', `Function '${functionName}' is not defined`);
     }
@@ -126,6 +126,23 @@ class CallRun {
     const returned = this.manage(this.guest(() => ctx.callFunction(fn, ctx.undefined, params)));
     const settled = await this.settle(returned);
     return this.resultText(settled, json);
+  }
+
+  /**
+   * `function f` and `var f` are properties of the global object; `const f = ...` and `let f`
+   * live in the global lexical scope, which only code can see, so those are looked up by name.
+   */
+  private lookupFunction(name: string): QuickJSHandle {
+    const ctx = this.ctx;
+    const property = ctx.getProp(ctx.global, name);
+    if (ctx.typeof(property) === 'function' || !/^[A-Za-z_$][\w$]*$/.test(name)) return property;
+    property.dispose();
+    const lexical = ctx.evalCode(`typeof ${name} === 'function' ? ${name} : undefined`, 'oneclaw:lookup');
+    if (lexical.error) {
+      lexical.error.dispose();
+      return ctx.undefined;
+    }
+    return lexical.value;
   }
 
   /** Returns (never throws) what went wrong while releasing, which means the module may be broken. */
