@@ -108,6 +108,30 @@ async function main(): Promise<void> {
   console.log(row('120-function group file, ours in a worker thread, slice', workerGroup, originGroup));
 
   await pool.close();
+
+  // Cold: a new worker thread, its QuickJS module and the first call, as after a restart.
+  const cold: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const fresh = new WorkerJsRunner({ bridge: {}, maxWorkers: 1 });
+    const t = performance.now();
+    await fresh.run(call(trivial, 'execute', { name: 'Ada' }));
+    cold.push(performance.now() - t);
+    await fresh.close();
+  }
+  cold.sort((a, b) => a - b);
+  console.log('');
+  console.log(`cold call (new worker thread + WebAssembly module + first call), median of 7: ${ms(cold[3] as number)}`);
+  const warmed: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const fresh = new WorkerJsRunner({ bridge: {}, maxWorkers: 1 });
+    await fresh.warmUp();
+    const t = performance.now();
+    await fresh.run(call(trivial, 'execute', { name: 'Ada' }));
+    warmed.push(performance.now() - t);
+    await fresh.close();
+  }
+  warmed.sort((a, b) => a - b);
+  console.log(`first call after warmUp() (what the server does at start), median of 7: ${ms(warmed[3] as number)}`);
 }
 
 void main();

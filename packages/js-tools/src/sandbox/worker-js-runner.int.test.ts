@@ -113,6 +113,14 @@ describe('WorkerJsRunner: calls in worker threads', () => {
     expect(pool.restarts).toBe(0);
   });
 
+  it('warmUp starts a worker with its module loaded, which then takes the first call', async () => {
+    const pool = runner({ maxWorkers: 2 });
+    await pool.warmUp();
+    expect(pool.workerCount).toBe(1);
+    expect(resultOf(await pool.run(call('function execute() { return "warm"; }')))).toBe('warm');
+    expect(pool.workerCount).toBe(1);
+  });
+
   it('refuses new calls once closed', async () => {
     const pool = runner();
     await pool.close();

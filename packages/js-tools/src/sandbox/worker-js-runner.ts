@@ -87,6 +87,27 @@ export class WorkerJsRunner implements JsRunner {
     });
   }
 
+  /**
+   * Starts one worker and waits until its QuickJS module is loaded, so the first tool call after
+   * a server start does not pay for it (about 0.2 s on a 2-core machine).
+   */
+  async warmUp(): Promise<void> {
+    if (this.closed) return;
+    const slot = this.slots[0] ?? this.spawn();
+    if (slot.ready) return;
+    await new Promise<void>((resolve) => {
+      const onMessage = (message: FromWorker) => {
+        if (message.type !== 'ready') return;
+        slot.worker.off('message', onMessage);
+        slot.worker.off('exit', resolve);
+        resolve();
+      };
+      slot.worker.on('message', onMessage);
+      slot.worker.once('exit', () => resolve());
+    });
+    this.scheduleIdle(slot);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const queued of this.queue.splice(0)) queued.resolve(failed('cancelled', 'The JavaScript sandbox is shutting down.'));
