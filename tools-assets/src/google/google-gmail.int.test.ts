@@ -4,35 +4,33 @@ import https from 'node:https';
 import tls from 'node:tls';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import type { InterceptedRequest } from '@oneclaw/js-tools/testing';
 import { FAKE_GOOGLE_ACCESS_TOKEN } from '../testing/fake-google-api';
 import { GMAIL_SEED_ATTACHMENT, parseMime, registerGmailRoutes, type GmailFake } from '../testing/fake-google/gmail';
+import { googleToolChecks, type GoogleToolChecks } from '../testing/google-tool-checks';
 import { startToolHarness, type ToolHarness } from '../testing/tool-harness';
 
 const BASE = '/gmail/v1/users/me';
 let h: ToolHarness;
 let gmail: GmailFake;
+let c: GoogleToolChecks;
 
 beforeAll(async () => {
   h = await startToolHarness({ files: ['google_gmail'] });
   gmail = registerGmailRoutes(h.api);
+  c = googleToolChecks(h, 'Gmail', 'www.googleapis.com');
 });
 afterAll(async () => {
   await h.close();
 });
 beforeEach(() => h.api.clearRequests());
 afterEach(() => {
+  c.sent(); // every request carried the bearer token and went to www.googleapis.com
   expect(h.api.unmatched.map((r) => `${r.method} ${r.path}`)).toEqual([]);
-  for (const r of h.api.requests) expect(r.headers.authorization).toBe(`Bearer ${FAKE_GOOGLE_ACCESS_TOKEN}`);
 });
 
 /** Runs a tool that must succeed; returns its parsed JSON result. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function ok(tool: string, params: Record<string, unknown> = {}): Promise<any> {
-  const outcome = await h.call(tool, params);
-  if (outcome.status !== 'success') throw new Error(`${tool} failed: ${outcome.errorType}: ${outcome.message}`);
-  return JSON.parse(outcome.result);
-}
+const ok = async (tool: string, params: Record<string, unknown> = {}): Promise<any> => c.ok(await h.call(tool, params));
 
 async function fails(tool: string, params: Record<string, unknown>, errorType: string, message: RegExp): Promise<void> {
   const outcome = await h.call(tool, params);
@@ -45,14 +43,9 @@ function calls(): string[] {
   return h.api.requests.map((r) => `${r.method} ${r.path}${[...r.query].length ? `?${r.query.toString()}` : ''}`);
 }
 
-function jsonBody(r: InterceptedRequest): unknown {
-  expect(r.headers['content-type']).toMatch(/^application\/json/);
-  return JSON.parse(r.body.toString('utf8'));
-}
-
-/** The decoded RFC 5322 text of a request's `raw` (or `message.raw`). */
-function rawOf(r: InterceptedRequest): string {
-  const body = jsonBody(r) as { raw?: string; message?: { raw: string } };
+/** The decoded RFC 5322 text of the `raw` (or `message.raw`) of request `index`. */
+function rawOf(index: number): string {
+  const body = c.body(index) as { raw?: string; message?: { raw: string } };
   const raw = body.raw ?? body.message!.raw;
   expect(raw).toMatch(/^[A-Za-z0-9_-]+={0,2}$/);
   return Buffer.from(raw, 'base64url').toString('latin1');
@@ -189,9 +182,8 @@ describe('J8 google_gmail: sending (MIME built in the sandbox, parsed by the fak
       body,
     });
     expect(calls()).toEqual([`POST ${BASE}/messages/send`]);
-    const request = h.api.requests[0]!;
-    expect(Object.keys(jsonBody(request) as object)).toEqual(['raw']);
-    const raw = rawOf(request);
+    expect(Object.keys(c.body(0))).toEqual(['raw']);
+    const raw = rawOf(0);
     expect(raw).toMatch(/^Subject: =\?UTF-8\?B\?[A-Za-z0-9+/=]+\?=\r$/m);
     expect(raw).toMatch(/^To: =\?UTF-8\?B\?[A-Za-z0-9+/=]+\?= <zoe@example\.de>,\r\n bob@example\.com\r$/m);
     expect(raw).toMatch(/^Cc: Grace Hopper <grace@navy\.example>\r$/m);
@@ -209,12 +201,12 @@ describe('J8 google_gmail: sending (MIME built in the sandbox, parsed by the fak
 
   it('gmail_send: html: true gives a text/html part; CR/LF in a subject cannot inject headers; a long subject is folded', async () => {
     const html = await ok('gmail_send', { to: 'bob@example.com', subject: 'Report', body: '<p>See <b>attached</b></p>', html: true });
-    expect(rawOf(h.api.requests[0]!)).toMatch(/^Content-Type: text\/html; charset=UTF-8\r$/m);
+    expect(rawOf(0)).toMatch(/^Content-Type: text\/html; charset=UTF-8\r$/m);
     expect(gmail.text(html.id)).toBe('<p>See <b>attached</b></p>');
 
     h.api.clearRequests();
     const sneaky = await ok('gmail_send', { to: 'bob@example.com', subject: 'Hi\r\nBcc: spy@evil.example', body: 'x' });
-    const raw = rawOf(h.api.requests[0]!);
+    const raw = rawOf(0);
     expect(raw).not.toMatch(/^Bcc:/m);
     expect(gmail.header(sneaky.id, 'bcc')).toBeUndefined();
     expect(gmail.header(sneaky.id, 'subject')).toBe('Hi Bcc: spy@evil.example');
@@ -222,7 +214,7 @@ describe('J8 google_gmail: sending (MIME built in the sandbox, parsed by the fak
     h.api.clearRequests();
     const long = 'Überweisung für die Rechnung Nummer 2024-0815 vom letzten Monat, bitte prüfen — danke!';
     const folded = await ok('gmail_send', { to: 'bob@example.com', subject: long, body: 'x' });
-    const lines = rawOf(h.api.requests[0]!).split('\r\n\r\n')[0]!.split('\r\n');
+    const lines = rawOf(0).split('\r\n\r\n')[0]!.split('\r\n');
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(78 + 3);
     expect(gmail.header(folded.id, 'subject')).toBe(long);
   });
@@ -240,9 +232,8 @@ describe('J8 google_gmail: sending (MIME built in the sandbox, parsed by the fak
       `GET ${BASE}/messages/${original}?format=metadata&metadataHeaders=Subject&metadataHeaders=From&metadataHeaders=To&metadataHeaders=Reply-To&metadataHeaders=Message-ID&metadataHeaders=References`,
     );
     expect(calls()[1]).toBe(`POST ${BASE}/messages/send`);
-    const send = h.api.requests[1]!;
-    expect(jsonBody(send)).toMatchObject({ threadId: original });
-    const raw = rawOf(send);
+    expect(c.body(1)).toMatchObject({ threadId: original });
+    const raw = rawOf(1);
     expect(raw).toMatch(/^To: Grace Hopper <grace@navy\.example>\r$/m);
     expect(raw).toMatch(/^Subject: Re: Quarterly report\r$/m);
     expect(raw).toMatch(/^In-Reply-To: <q-report-1@navy\.example>\r$/m);
@@ -254,7 +245,7 @@ describe('J8 google_gmail: sending (MIME built in the sandbox, parsed by the fak
 
   it('gmail_reply: a non-ASCII sender and subject are re-encoded; an existing "Re:" is not doubled; references accumulate', async () => {
     const berlin = await ok('gmail_reply', { message_id: idBySubject('Grüße aus Berlin'), body: '<p>Danke!</p>', html: true });
-    const raw = rawOf(h.api.requests[1]!);
+    const raw = rawOf(1);
     expect(raw).toMatch(/^To: =\?UTF-8\?B\?.+\?= <zoe@example\.de>\r$/m);
     expect(raw).toMatch(/^Content-Type: text\/html; charset=UTF-8\r$/m);
     expect(gmail.header(berlin.id, 'subject')).toBe('Re: Grüße aus Berlin');
@@ -264,7 +255,7 @@ describe('J8 google_gmail: sending (MIME built in the sandbox, parsed by the fak
     h.api.clearRequests();
     const mine = [...gmail.messages.values()].find((m) => gmail.header(m.id, 'message-id') === '<CAFada-1@mail.gmail.com>')!;
     const again = await ok('gmail_reply', { message_id: mine.id, body: 'One more thing.' });
-    const second = rawOf(h.api.requests[1]!);
+    const second = rawOf(1);
     expect(second).toMatch(/^Subject: Re: Quarterly report\r$/m);
     // Answering one's own sent message goes to its recipients.
     expect(second).toMatch(/^To: Grace Hopper <grace@navy\.example>\r$/m);
@@ -279,10 +270,10 @@ describe('J8 google_gmail: drafts', () => {
   it('gmail_create_draft: POST /drafts {message:{raw}}; gmail_get_draft reads it back (format=full)', async () => {
     const draft = await ok('gmail_create_draft', { to: 'bob@example.com', cc: 'grace@navy.example', subject: 'Agenda für Montag', body: '1. Zahlen\n2. Kaffee' });
     expect(calls()).toEqual([`POST ${BASE}/drafts`]);
-    const body = jsonBody(h.api.requests[0]!) as { message: Record<string, unknown> };
+    const body = c.body(0) as { message: Record<string, unknown> };
     expect(Object.keys(body)).toEqual(['message']);
     expect(Object.keys(body.message)).toEqual(['raw']);
-    const raw = rawOf(h.api.requests[0]!);
+    const raw = rawOf(0);
     expect(raw).toMatch(/^To: bob@example\.com\r$/m);
     expect(raw).toMatch(/^Cc: grace@navy\.example\r$/m);
     expect(raw).toMatch(/^Subject: =\?UTF-8\?B\?/m);
@@ -314,7 +305,7 @@ describe('J8 google_gmail: drafts', () => {
     h.api.clearRequests();
     const sent = await ok('gmail_send_draft', { draft_id: draft.id });
     expect(calls()).toEqual([`POST ${BASE}/drafts/send`]);
-    expect(jsonBody(h.api.requests[0]!)).toEqual({ id: draft.id });
+    expect(c.body(0)).toEqual({ id: draft.id });
     expect(sent).toEqual({ id: draft.messageId, threadId: draft.threadId, labelIds: ['SENT'] });
     expect(gmail.drafts.has(draft.id)).toBe(false);
     await fails('gmail_send_draft', { draft_id: draft.id }, 'execution_error', /^Gmail API error \(404\)/);
@@ -343,7 +334,7 @@ describe('J8 google_gmail: labels, read state, trash', () => {
   it('gmail_create_label: POST /labels {name}; a name that exists is the API’s 409', async () => {
     const label = await ok('gmail_create_label', { name: 'Projects/Apollo' });
     expect(calls()).toEqual([`POST ${BASE}/labels`]);
-    expect(jsonBody(h.api.requests[0]!)).toEqual({ name: 'Projects/Apollo' });
+    expect(c.body(0)).toEqual({ name: 'Projects/Apollo' });
     expect(label).toEqual({ id: expect.stringMatching(/^Label_\d+$/), name: 'Projects/Apollo', type: 'user' });
     expect(gmail.labels.get(label.id)?.name).toBe('Projects/Apollo');
     await fails('gmail_create_label', { name: 'work' }, 'execution_error', /^Gmail API error \(409\): .*Label name exists or conflicts/);
@@ -369,10 +360,10 @@ describe('J8 google_gmail: labels, read state, trash', () => {
     const id = seedInboxMessage('Read me');
     expect(await ok('gmail_mark_read', { message_id: id })).toEqual({ id, threadId: id, labelIds: ['INBOX'] });
     expect(calls()).toEqual([`POST ${BASE}/messages/${id}/modify`]);
-    expect(jsonBody(h.api.requests[0]!)).toEqual({ addLabelIds: [], removeLabelIds: ['UNREAD'] });
+    expect(c.body(0)).toEqual({ addLabelIds: [], removeLabelIds: ['UNREAD'] });
     h.api.clearRequests();
     expect((await ok('gmail_mark_unread', { message_id: id })).labelIds).toEqual(['INBOX', 'UNREAD']);
-    expect(jsonBody(h.api.requests[0]!)).toEqual({ addLabelIds: ['UNREAD'], removeLabelIds: [] });
+    expect(c.body(0)).toEqual({ addLabelIds: ['UNREAD'], removeLabelIds: [] });
     expect(gmail.messages.get(id)!.labelIds).toEqual(['INBOX', 'UNREAD']);
     await fails('gmail_mark_read', { message_id: 'gone' }, 'execution_error', /^Gmail API error \(404\)/);
   });
@@ -381,15 +372,15 @@ describe('J8 google_gmail: labels, read state, trash', () => {
     const id = seedInboxMessage('Label me');
     await ok('gmail_add_label', { message_id: id, label_id: 'starred' });
     expect(calls()).toEqual([`POST ${BASE}/messages/${id}/modify`]);
-    expect(jsonBody(h.api.requests[0]!)).toEqual({ addLabelIds: ['STARRED'], removeLabelIds: [] });
+    expect(c.body(0)).toEqual({ addLabelIds: ['STARRED'], removeLabelIds: [] });
     h.api.clearRequests();
     const named = await ok('gmail_add_label', { message_id: id, label_id: 'Receipts' });
     expect(calls()).toEqual([`GET ${BASE}/labels`, `POST ${BASE}/messages/${id}/modify`]);
-    expect(jsonBody(h.api.requests[1]!)).toEqual({ addLabelIds: ['Label_2'], removeLabelIds: [] });
+    expect(c.body(1)).toEqual({ addLabelIds: ['Label_2'], removeLabelIds: [] });
     expect(named.labelIds).toEqual(['INBOX', 'UNREAD', 'STARRED', 'Label_2']);
     h.api.clearRequests();
     const removed = await ok('gmail_remove_label', { message_id: id, label_id: 'INBOX' });
-    expect(jsonBody(h.api.requests[0]!)).toEqual({ addLabelIds: [], removeLabelIds: ['INBOX'] });
+    expect(c.body(0)).toEqual({ addLabelIds: [], removeLabelIds: ['INBOX'] });
     expect(removed.labelIds).toEqual(['UNREAD', 'STARRED', 'Label_2']);
     await fails('gmail_add_label', { message_id: id, label_id: 'Label_404' }, 'execution_error', /^Gmail API error \(400\): .*Invalid label: Label_404/);
     await fails('gmail_add_label', { message_id: id }, 'validation_error', /label_id/);
@@ -399,7 +390,7 @@ describe('J8 google_gmail: labels, read state, trash', () => {
     const thread = idBySubject('Quarterly report');
     const result = await ok('gmail_modify_labels', { thread_id: thread, add_labels: ['travel/japan', 'STARRED'], remove_labels: ['Work', 'Label_2'] });
     expect(calls()).toEqual([`GET ${BASE}/labels`, `POST ${BASE}/threads/${thread}/modify`]);
-    expect(jsonBody(h.api.requests[1]!)).toEqual({ addLabelIds: ['Label_3', 'STARRED'], removeLabelIds: ['Label_1', 'Label_2'] });
+    expect(c.body(1)).toEqual({ addLabelIds: ['Label_3', 'STARRED'], removeLabelIds: ['Label_1', 'Label_2'] });
     expect(result.threadId).toBe(thread);
     expect(result.messages.length).toBeGreaterThanOrEqual(2);
     for (const m of result.messages) expect(m.labelIds).toEqual(expect.arrayContaining(['Label_3', 'STARRED']));
@@ -423,7 +414,7 @@ describe('J8 google_gmail: labels, read state, trash', () => {
       removeLabelIds: ['UNREAD', 'INBOX'],
     });
     expect(calls()).toEqual([`GET ${BASE}/labels`, `POST ${BASE}/messages/batchModify`]);
-    expect(jsonBody(h.api.requests[1]!)).toEqual({ ids: [a, b], addLabelIds: ['Label_2'], removeLabelIds: ['UNREAD', 'INBOX'] });
+    expect(c.body(1)).toEqual({ ids: [a, b], addLabelIds: ['Label_2'], removeLabelIds: ['UNREAD', 'INBOX'] });
     expect(gmail.messages.get(a)!.labelIds).toEqual(['Label_2']);
     expect(gmail.messages.get(b)!.labelIds).toEqual(['Label_2']);
     await fails('gmail_batch_modify', { message_ids: [a, 'ghost'], add_labels: ['STARRED'] }, 'execution_error', /^Gmail API error \(404\)/);
@@ -442,7 +433,7 @@ describe('J8 google_gmail: labels, read state, trash', () => {
     const [a, b] = [seedInboxMessage('Trash a'), seedInboxMessage('Trash b')];
     expect(await ok('gmail_trash', { message_ids: [a, b] })).toEqual({ trashed: [a, b], count: 2 });
     expect(calls()).toEqual([`POST ${BASE}/messages/batchModify`]);
-    expect(jsonBody(h.api.requests[0]!)).toEqual({ ids: [a, b], addLabelIds: ['TRASH'], removeLabelIds: ['INBOX'] });
+    expect(c.body(0)).toEqual({ ids: [a, b], addLabelIds: ['TRASH'], removeLabelIds: ['INBOX'] });
     expect(gmail.messages.get(b)!.labelIds).toContain('TRASH');
     // Trashed mail no longer shows up in a search.
     expect((await ok('gmail_search', { query: 'subject:"Trash a"' })).count).toBe(0);
@@ -494,7 +485,7 @@ describe('J8 google_gmail: the fake refuses what Gmail refuses', () => {
     expect(() => parseMime(Buffer.from('Content-Type: text/plain\r\n\r\ncaf\xe9', 'latin1'))).toThrow(/no charset/);
   });
 
-  it('answers wrong calls as Gmail would: standard-base64 raw, no recipient, no raw, non-JSON body, wrong method, bad format, missing fields, another user', async () => {
+  it('answers wrong calls as Gmail would: standard-base64 raw, no recipient, no raw, non-JSON body, wrong method, bad format, unknown parameters and fields, missing fields, another user', async () => {
     const send = (body: string, type = 'application/json') => direct('POST', `${BASE}/messages/send`, body, type);
     expect(await send(JSON.stringify({ raw: 'VG86IGFAYi5j+/8=' }))).toMatch(/^400 .*Base64 decoding failed/);
     expect(await send(JSON.stringify({ raw: Buffer.from('Subject: x\r\n\r\nx').toString('base64url') }))).toMatch(/^400 .*Recipient address required/);
@@ -503,6 +494,8 @@ describe('J8 google_gmail: the fake refuses what Gmail refuses', () => {
     expect(await direct('PUT', `${BASE}/messages/send`, '{}', 'application/json')).toMatch(/^404 /);
     expect(await direct('GET', `${BASE}/messages/${idBySubject('Quarterly report')}?format=compact`)).toMatch(/^400 .*format/);
     expect(await direct('GET', `${BASE}/history`)).toMatch(/^400 .*startHistoryId/);
+    expect(await direct('GET', `${BASE}/messages?max_results=5`)).toMatch(/^400 .*Unknown name ..max_results/);
+    expect(await direct('POST', `${BASE}/messages/${idBySubject('Quarterly report')}/modify`, '{"addLabels":["STARRED"]}', 'application/json')).toMatch(/^400 .*Unknown name ..addLabels/);
     expect(await direct('POST', `${BASE}/labels`, '{}', 'application/json')).toMatch(/^400 .*name/);
     expect(await direct('POST', `${BASE}/drafts/send`, '{}', 'application/json')).toMatch(/^400 .*'id'/);
     expect(await direct('GET', '/gmail/v1/users/someone@else.example/labels')).toMatch(/^403 .*Delegation denied/);

@@ -5,7 +5,7 @@ export { registerCalendarRoutes, type CalendarFake } from './fake-google/calenda
 export { registerDocsRoutes, type DocsFake } from './fake-google/docs';
 export { registerDriveRoutes, type DriveFake } from './fake-google/drive';
 export { registerFormsRoutes, type FormsFake } from './fake-google/forms';
-export { registerGmailRoutes, type GmailFake } from './fake-google/gmail';
+export { GMAIL_SEED_ATTACHMENT, parseMime, registerGmailRoutes, type GmailFake } from './fake-google/gmail';
 export { registerGmailSettingsRoutes, type GmailSettingsFake } from './fake-google/gmail-settings';
 export { registerPeopleRoutes, type PeopleFake } from './fake-google/people';
 export { registerSheetsRoutes, type SheetsFake } from './fake-google/sheets';

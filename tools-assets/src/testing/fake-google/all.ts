@@ -25,9 +25,11 @@ export interface GoogleWorkspaceFake {
 
 /** Every fake Google API the shipped groups call, on one FakeGoogleApi (server scenarios, benchmarks). */
 export function registerAllGoogleRoutes(api: FakeGoogleApi): GoogleWorkspaceFake {
+  const gmail = registerGmailRoutes(api);
   return {
-    gmail: registerGmailRoutes(api),
-    gmailSettings: registerGmailSettingsRoutes(api),
+    gmail,
+    // Filters refer to the mailbox's labels, so the settings fake checks them against the Gmail fake.
+    gmailSettings: registerGmailSettingsRoutes(api, { mailbox: gmail }),
     drive: registerDriveRoutes(api),
     calendar: registerCalendarRoutes(api),
     people: registerPeopleRoutes(api),
