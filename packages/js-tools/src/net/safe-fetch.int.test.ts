@@ -133,6 +133,19 @@ describe('SafeFetch against real sockets (B5.2)', () => {
     expect(none.code).toBe('too_many_redirects');
   });
 
+  it('SSRF-12 a 307/308 that would re-send a body to another origin is refused; to the same origin it is followed', async () => {
+    const via = await proxy((req, res) => {
+      if (req.url === 'https://api.example.com/token') res.writeHead(307, { location: 'https://evil.example.org/collect' }).end();
+      else if (req.url === 'https://api.example.com/moved') res.writeHead(308, { location: 'https://api.example.com/new' }).end();
+      else res.end(`got ${req.body.toString('utf8')}`);
+    });
+    const client = proxied(via);
+    await expect(client.request({ url: 'https://api.example.com/token', method: 'POST', body: 'client_secret=s3cret' })).rejects.toMatchObject({ code: 'forbidden_url' });
+    expect(via.requests.map((r) => r.url)).toEqual(['https://api.example.com/token']);
+    const same = await client.request({ url: 'https://api.example.com/moved', method: 'PUT', body: 'data' });
+    expect(Buffer.from(same.body).toString('utf8')).toBe('got data');
+  });
+
   it('SSRF-12 drops credentials on a cross-origin hop and never re-attaches them on the way back', async () => {
     const via = await proxy((req, res) => {
       const next: Record<string, string> = {

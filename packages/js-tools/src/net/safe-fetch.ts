@@ -150,6 +150,15 @@ export class SafeFetch {
           body = undefined;
           headers = omit(headers, BODY_HEADERS);
         }
+        // A 307/308 re-sends the body, which may hold credentials (a token request's client
+        // secret): never to another origin.
+        if (crossedOrigin && body !== undefined) {
+          throw new FetchError(
+            'forbidden_url',
+            `${url.origin} redirected a request with a body to ${next.origin}; the body was not re-sent to another origin. Call ${next.origin} directly if that is intended.`,
+            { origin: url.origin, redirectedTo: next.origin },
+          );
+        }
         url = next;
       }
     } catch (err) {
