@@ -2,8 +2,8 @@ import { OneClawError } from '@oneclaw/core';
 import { ConfinedFs } from '../fs/confined-fs';
 import type { FetchPolicy } from '../net/fetch-policy';
 import { buildMultipart } from '../net/multipart';
-import { SafeFetch, type HttpRequest } from '../net/safe-fetch';
-import { BridgeError, type BridgeHost, type FsOp, type GuestFetchRequest, type HostFetchResponse } from '../sandbox/bridge-host';
+import { SafeFetch, type HttpRequest, type HttpResponse } from '../net/safe-fetch';
+import { BridgeError, googleNotConfigured, type BridgeHost, type FsOp, type GuestFetchRequest, type HostFetchResponse } from '../sandbox/bridge-host';
 import { formatTime, systemTimeZone } from './format-time';
 import { LibraryFolders } from './library-folders';
 
@@ -51,10 +51,7 @@ export function createBridgeHost(config: BridgeHostConfig, services: BridgeServi
 
     async fetch(request: GuestFetchRequest, signal: AbortSignal): Promise<HostFetchResponse> {
       const outgoing = toHttpRequest(request, files);
-      if (request.saveTo === undefined) {
-        const response = await asBridgeErrorAsync(() => http.request(outgoing, { signal }));
-        return { status: response.status, statusText: response.statusText, url: response.url, headers: response.headers, body: response.body };
-      }
+      if (request.saveTo === undefined) return hostResponse(await asBridgeErrorAsync(() => http.request(outgoing, { signal })));
       const target = asBridgeError(() => files.createWriteStream(requireString(request.saveTo, 'saveTo')));
       let response;
       try {
@@ -63,7 +60,7 @@ export function createBridgeHost(config: BridgeHostConfig, services: BridgeServi
         await target.abort();
         throw error;
       }
-      const base = { status: response.status, statusText: response.statusText, url: response.url, headers: response.headers, body: new Uint8Array() };
+      const base = hostResponse(response);
       // Only a successful response becomes the file; an error page is not saved over it.
       if (response.status < 200 || response.status >= 300) {
         await target.abort();
@@ -74,12 +71,7 @@ export function createBridgeHost(config: BridgeHostConfig, services: BridgeServi
     },
 
     async googleAccessToken(signal: AbortSignal): Promise<string> {
-      if (!services.googleAccessToken) {
-        throw new BridgeError(
-          'google_not_configured',
-          'Google access is not configured. Set ONECLAW_GOOGLE_ACCESS_TOKEN, or ONECLAW_GOOGLE_CLIENT_ID, ONECLAW_GOOGLE_CLIENT_SECRET and ONECLAW_GOOGLE_REFRESH_TOKEN.',
-        );
-      }
+      if (!services.googleAccessToken) throw googleNotConfigured();
       return services.googleAccessToken(signal);
     },
 
@@ -93,6 +85,10 @@ export function createBridgeHost(config: BridgeHostConfig, services: BridgeServi
 
     close: () => http.close(),
   };
+}
+
+function hostResponse(response: HttpResponse): HostFetchResponse {
+  return { status: response.status, statusText: response.statusText, url: response.url, headers: response.headers, body: response.body };
 }
 
 function fsCall(files: ConfinedFs, op: FsOp, args: readonly unknown[]): unknown {

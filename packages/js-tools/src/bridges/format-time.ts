@@ -10,10 +10,34 @@ export type TimeFormat = 'iso8601' | 'human_readable';
 export function formatTime(now: Date, timezone: string | undefined, format: string | undefined, defaultTimeZone: string): string {
   const zone = timezone === undefined || timezone.trim() === '' ? defaultTimeZone : timezone.trim();
   const kind = normaliseFormat(format);
-  let parts: Record<string, string>;
+  const formatters = formattersFor(zone);
+  const parts = Object.fromEntries(formatters.words.formatToParts(now).map((p) => [p.type, p.value]));
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : (parts.timeZoneName ?? 'GMT+00:00').replace('GMT', '');
+  if (kind === 'human_readable') {
+    return `${parts.weekday}, ${parts.month} ${parts.day}, ${parts.year} at ${parts.hour}:${parts.minute}:${parts.second} GMT${offset} (${zone})`;
+  }
+  const numeric = Object.fromEntries(formatters.digits.formatToParts(now).map((p) => [p.type, p.value]));
+  return `${numeric.year}-${numeric.month}-${numeric.day}T${parts.hour}:${parts.minute}:${parts.second}${offset === '+00:00' && zone === 'UTC' ? 'Z' : offset}`;
+}
+
+interface ZoneFormatters {
+  /** Weekday and month as words, 24-hour time, the offset as `GMT+01:00`. */
+  readonly words: Intl.DateTimeFormat;
+  /** The date as digits, for ISO 8601. */
+  readonly digits: Intl.DateTimeFormat;
+}
+
+/** Building an Intl.DateTimeFormat costs far more than using one, so each zone's are kept. */
+const formattersByZone = new Map<string, ZoneFormatters>();
+const MAX_CACHED_ZONES = 64;
+
+function formattersFor(zone: string): ZoneFormatters {
+  const cached = formattersByZone.get(zone);
+  if (cached) return cached;
+  let formatters: ZoneFormatters;
   try {
-    parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', {
+    formatters = {
+      words: new Intl.DateTimeFormat('en-US', {
         timeZone: zone,
         hourCycle: 'h23',
         weekday: 'long',
@@ -24,23 +48,15 @@ export function formatTime(now: Date, timezone: string | undefined, format: stri
         minute: '2-digit',
         second: '2-digit',
         timeZoneName: 'longOffset',
-      })
-        .formatToParts(now)
-        .map((p) => [p.type, p.value]),
-    );
+      }),
+      digits: new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit' }),
+    };
   } catch {
     throw new BridgeError('invalid_timezone', `Unknown timezone '${zone}'. Use an IANA name such as 'Europe/Paris' or 'UTC'.`);
   }
-  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : (parts.timeZoneName ?? 'GMT+00:00').replace('GMT', '');
-  if (kind === 'human_readable') {
-    return `${parts.weekday}, ${parts.month} ${parts.day}, ${parts.year} at ${parts.hour}:${parts.minute}:${parts.second} GMT${offset} (${zone})`;
-  }
-  const numeric = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit' })
-      .formatToParts(now)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${numeric.year}-${numeric.month}-${numeric.day}T${parts.hour}:${parts.minute}:${parts.second}${offset === '+00:00' && zone === 'UTC' ? 'Z' : offset}`;
+  if (formattersByZone.size >= MAX_CACHED_ZONES) formattersByZone.clear();
+  formattersByZone.set(zone, formatters);
+  return formatters;
 }
 
 function normaliseFormat(format: string | undefined): TimeFormat {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import crypto from 'node:crypto';
-import { OneClawError } from '@oneclaw/core';
+import { errorCode } from './fetch-errors.test-support';
 import { buildMultipart } from './multipart';
 
 afterEach(() => {
@@ -70,17 +70,9 @@ describe('buildMultipart', () => {
   });
 
   it('rejects empty part lists and header injection', () => {
-    const code = (make: () => unknown): unknown => {
-      try {
-        make();
-        return 'no error';
-      } catch (err) {
-        return err instanceof OneClawError ? err.code : err;
-      }
-    };
-    expect(code(() => buildMultipart([]))).toBe('invalid_request');
-    expect(code(() => buildMultipart([{ headers: { 'X-A': 'v\r\nX-Injected: 1' }, body: '' }]))).toBe('invalid_request');
-    expect(code(() => buildMultipart([{ contentType: 'text/plain\r\n', body: '' }]))).toBe('invalid_request');
-    expect(code(() => buildMultipart([{ headers: { 'bad name': 'v' }, body: '' }]))).toBe('invalid_request');
+    expect(errorCode(() => buildMultipart([]))).toBe('invalid_request');
+    expect(errorCode(() => buildMultipart([{ headers: { 'X-A': 'v\r\nX-Injected: 1' }, body: '' }]))).toBe('invalid_request');
+    expect(errorCode(() => buildMultipart([{ contentType: 'text/plain\r\n', body: '' }]))).toBe('invalid_request');
+    expect(errorCode(() => buildMultipart([{ headers: { 'bad name': 'v' }, body: '' }]))).toBe('invalid_request');
   });
 });

@@ -3,9 +3,10 @@ import type http from 'node:http';
 import { Writable } from 'node:stream';
 import { startInterceptingProxy, type InterceptHandler, type InterceptingProxy } from '../testing/intercepting-proxy';
 import type { FetchPolicy, ResolvedAddress } from './fetch-policy';
+import { failure } from './fetch-errors.test-support';
 import { startLoopbackServer, type LoopbackServer, type SeenRequest } from './loopback-server.test-support';
 import { buildMultipart } from './multipart';
-import { createPinnedLookup, FetchError, SafeFetch, type HttpMethod } from './safe-fetch';
+import { createPinnedLookup, SafeFetch, type HttpMethod } from './safe-fetch';
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -34,15 +35,6 @@ async function proxy(handler: InterceptHandler): Promise<InterceptingProxy> {
 /** A client that reaches public-looking names (api.example.com, …) only through the intercepting proxy. */
 function proxied(via: InterceptingProxy, policy: FetchPolicy = {}): SafeFetch {
   return client({ proxyUrl: via.url, caCertificates: [via.caCertificate], ...policy });
-}
-
-async function failure(request: Promise<unknown>): Promise<FetchError> {
-  const outcome = await request.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(outcome).toBeInstanceOf(FetchError);
-  return outcome as FetchError;
 }
 
 function resolverFrom(answers: (hostname: string, call: number) => readonly ResolvedAddress[]) {

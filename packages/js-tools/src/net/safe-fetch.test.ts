@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { OneClawError } from '@oneclaw/core';
 import type { FetchPolicy, ResolvedAddress } from './fetch-policy';
 import { resolveFetchPolicy } from './fetch-policy';
-import { FetchError, SafeFetch, type HttpRequest } from './safe-fetch';
+import { errorCode, failure } from './fetch-errors.test-support';
+import { SafeFetch, type HttpRequest } from './safe-fetch';
 
 // None of these requests may reach DNS or a socket: the URL check rejects them first. The resolver
 // records what would have been looked up and answers with a closed loopback port, so a broken check
@@ -18,15 +18,6 @@ function client(policy: FetchPolicy = {}): SafeFetch {
   const created = new SafeFetch({ timeoutMs: 2000, resolve, ...policy });
   clients.push(created);
   return created;
-}
-
-async function failure(request: Promise<unknown>): Promise<FetchError> {
-  const outcome = await request.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(outcome).toBeInstanceOf(FetchError);
-  return outcome as FetchError;
 }
 
 function get(url: string): HttpRequest {
@@ -184,20 +175,12 @@ describe('resolveFetchPolicy', () => {
   });
 
   it('rejects nonsense limits, proxy URLs and CA certificates with invalid_fetch_policy', () => {
-    const code = (make: () => unknown): unknown => {
-      try {
-        make();
-        return 'no error';
-      } catch (err) {
-        return err instanceof OneClawError ? err.code : err;
-      }
-    };
-    expect(code(() => resolveFetchPolicy({ timeoutMs: 0 }))).toBe('invalid_fetch_policy');
-    expect(code(() => resolveFetchPolicy({ maxRedirects: -1 }))).toBe('invalid_fetch_policy');
-    expect(code(() => resolveFetchPolicy({ maxResponseBytes: 1.5 }))).toBe('invalid_fetch_policy');
-    expect(code(() => resolveFetchPolicy({ proxyUrl: 'socks5://user:pw@proxy:1080' }))).toBe('invalid_fetch_policy');
-    expect(code(() => new SafeFetch({ caCertificates: ['not a certificate'] }))).toBe('invalid_fetch_policy');
-    expect(code(() => new SafeFetch({ caCertificates: ['-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'] }))).toBe(
+    expect(errorCode(() => resolveFetchPolicy({ timeoutMs: 0 }))).toBe('invalid_fetch_policy');
+    expect(errorCode(() => resolveFetchPolicy({ maxRedirects: -1 }))).toBe('invalid_fetch_policy');
+    expect(errorCode(() => resolveFetchPolicy({ maxResponseBytes: 1.5 }))).toBe('invalid_fetch_policy');
+    expect(errorCode(() => resolveFetchPolicy({ proxyUrl: 'socks5://user:pw@proxy:1080' }))).toBe('invalid_fetch_policy');
+    expect(errorCode(() => new SafeFetch({ caCertificates: ['not a certificate'] }))).toBe('invalid_fetch_policy');
+    expect(errorCode(() => new SafeFetch({ caCertificates: ['-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'] }))).toBe(
       'invalid_fetch_policy',
     );
   });

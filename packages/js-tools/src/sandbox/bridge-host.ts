@@ -64,3 +64,11 @@ export class BridgeError extends Error {
     this.name = 'BridgeError';
   }
 }
+
+/** What `google.getAccessToken()` answers when the deployment configured no Google access. */
+export function googleNotConfigured(): BridgeError {
+  return new BridgeError(
+    'google_not_configured',
+    'Google access is not configured. Set ONECLAW_GOOGLE_ACCESS_TOKEN, or ONECLAW_GOOGLE_CLIENT_ID, ONECLAW_GOOGLE_CLIENT_SECRET and ONECLAW_GOOGLE_REFRESH_TOKEN.',
+  );
+}

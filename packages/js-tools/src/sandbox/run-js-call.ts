@@ -178,17 +178,21 @@ class CallRun {
 
   /** Runs guest code, counting its CPU time, and turns a guest exception into a CallFailure. */
   private guest(enter: () => { error?: QuickJSHandle; value?: QuickJSHandle } | ReturnType<QuickJSContext['evalCode']>): QuickJSHandle {
+    const result = this.timed(enter);
+    if ('error' in result && result.error) throw this.failureFrom(result.error);
+    return (result as { value: QuickJSHandle }).value;
+  }
+
+  /** Counts the time spent in guest code against the CPU budget the interrupt handler enforces. */
+  private timed<T>(enter: () => T): T {
     this.segmentStart = Date.now();
     this.inGuest = true;
-    let result;
     try {
-      result = enter();
+      return enter();
     } finally {
       this.inGuest = false;
       this.cpuUsed += Date.now() - this.segmentStart;
     }
-    if ('error' in result && result.error) throw this.failureFrom(result.error);
-    return (result as { value: QuickJSHandle }).value;
   }
 
   private failureFrom(errorHandle: QuickJSHandle): CallFailure {
@@ -249,15 +253,7 @@ class CallRun {
   private runJobs(): void {
     const ctx = this.ctx;
     while (ctx.runtime.hasPendingJob()) {
-      this.segmentStart = Date.now();
-      this.inGuest = true;
-      let result;
-      try {
-        result = ctx.runtime.executePendingJobs();
-      } finally {
-        this.inGuest = false;
-        this.cpuUsed += Date.now() - this.segmentStart;
-      }
+      const result = this.timed(() => ctx.runtime.executePendingJobs());
       if (result.error) throw this.failureFrom(result.error);
       if (this.interruption) throw this.classify(undefined);
     }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BridgeHostConfig } from '../bridges/create-bridge-host';
+import { googleNotConfigured } from './bridge-host';
 import type { JsCall, JsCallOutcome, JsRunner } from './js-call';
 import type { FromWorker, ToWorker, WorkerCall } from './worker-protocol';
 
@@ -256,7 +257,8 @@ export class WorkerJsRunner implements JsRunner {
   private async answerToken(slot: Slot, requestId: number): Promise<void> {
     const provider = this.options.googleAccessToken;
     if (!provider) {
-      this.post(slot, { type: 'token', requestId, error: { code: 'google_not_configured', message: GOOGLE_NOT_CONFIGURED } });
+      const { code, message } = googleNotConfigured();
+      this.post(slot, { type: 'token', requestId, error: { code, message } });
       return;
     }
     try {
@@ -293,9 +295,6 @@ export class WorkerJsRunner implements JsRunner {
     }
   }
 }
-
-export const GOOGLE_NOT_CONFIGURED =
-  'Google access is not configured. Set ONECLAW_GOOGLE_ACCESS_TOKEN, or ONECLAW_GOOGLE_CLIENT_ID, ONECLAW_GOOGLE_CLIENT_SECRET and ONECLAW_GOOGLE_REFRESH_TOKEN.';
 
 function failed(errorType: 'timeout' | 'cancelled' | 'execution_error' | 'internal_error', message: string, durationMs = 0): JsCallOutcome {
   return { status: 'error', errorType, message, logs: [], durationMs };

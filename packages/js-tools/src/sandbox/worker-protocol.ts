@@ -1,15 +1,9 @@
-import type { JsCallOutcome } from './js-call';
-import type { SandboxLimits } from './sandbox-limits';
+import type { JsCall, JsCallOutcome } from './js-call';
 
 /** A call as it crosses to a sandbox worker: plain data, the code already sliced. */
-export interface WorkerCall {
+export interface WorkerCall extends Omit<JsCall, 'script' | 'signal'> {
   readonly fileName: string;
   readonly code: string;
-  readonly functionName: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly env: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
-  readonly limits?: Partial<SandboxLimits>;
 }
 
 export type ToWorker =
