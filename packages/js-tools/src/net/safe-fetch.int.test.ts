@@ -205,11 +205,11 @@ describe('SafeFetch against real sockets (B5.2)', () => {
     expect(endless.code).toBe('response_too_large');
     expect(endless.message).toMatch(/larger than the 1048576-byte limit/);
 
-    const started = Date.now();
+    // The drip never ends, so only the overall timeout can end this request (no wall-clock bound
+    // asserted here: tests hold no timing thresholds; the code and message say which limit fired).
     const drip = await failure(http.request({ url: `${target.origin}/drip`, method: 'GET' }));
     expect(drip.code).toBe('timeout');
     expect(drip.message).toMatch(/did not finish within 400 ms/);
-    expect(Date.now() - started).toBeLessThan(1500);
 
     // Each server-side response saw its connection go away: the streams were aborted, not drained.
     await waitFor(() => closed.length === 3);
