@@ -34,3 +34,13 @@ export {
 export { strictJsonStringify, canonicalJson } from './event-store/strict-json';
 export { deserializeEvent, type SerializedEvent } from './event-store/serialized-event';
 export { InMemoryEventStore } from './event-store/in-memory-event-store';
+export {
+  buildAuditTrail,
+  activeGroupsAt,
+  type AuditTrail,
+  type AuditEventLine,
+  type AuditModelRequest,
+  type AuditTool,
+  type AuditToolReason,
+  type AuditLoadedGroup,
+} from './audit/audit-trail';

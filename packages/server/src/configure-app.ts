@@ -1,12 +1,37 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { AppOptions } from './app.module';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
-import type { ServerConfig } from './server-config';
+import { securityHeaders } from './security/security-headers';
 
-/** Everything main.ts does to the app besides listening; the e2e tests call it too. */
-export function configureApp(app: NestExpressApplication, config: ServerConfig): NestExpressApplication {
-  app.useBodyParser('json', { limit: config.bodyLimitBytes });
-  app.useGlobalFilters(new ProblemDetailsFilter());
-  app.enableShutdownHooks();
+/** Everything main.ts does to the app besides listening; the e2e tests call it through createApp. */
+export function configureApp(app: NestExpressApplication, options: Pick<AppOptions, 'config' | 'logger'>): NestExpressApplication {
+  const { config } = options;
+  // Helmet first: it must run before anything else that answers (API-10), 404s and errors included.
+  app.use(securityHeaders());
   app.disable('x-powered-by');
+  if (config.trustProxy) app.set('trust proxy', true);
+  // Same-origin by default (the web UI is served by this server); other origins only when listed (API-11).
+  app.enableCors({ origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false, credentials: false });
+  app.useBodyParser('json', { limit: config.bodyLimitBytes });
+  app.useGlobalFilters(new ProblemDetailsFilter(options.logger));
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('OneClaw API')
+      .setDescription('Sessions, turns (SSE), tool groups and audit. Errors are application/problem+json with a stable `code`.')
+      .setVersion('0.1.0')
+      .addBearerAuth()
+      .build(),
+  );
+  // Served without auth: it describes the API and holds no data (docs/api.md).
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
+
+  // Slow clients cannot hold a request open forever (API-16); a streamed reply is not limited by these.
+  const server = app.getHttpServer() as import('node:http').Server;
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
   return app;
 }

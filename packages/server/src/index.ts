@@ -1,5 +1,12 @@
 export { createApp } from './create-app';
 export { configureApp } from './configure-app';
-export { AppModule, openEmbeddedStore, type AppOptions } from './app.module';
-export { loadServerConfig, type ServerConfig } from './server-config';
+export { AppModule, type AppOptions } from './app.module';
+export { loadServerConfig, secretsOf, type ServerConfig, type ProviderConfig } from './server-config';
+export { openEventStore } from './persistence/open-event-store';
 export { SqliteEventStore, type SqliteEventStoreOptions, type SqliteConnectionInfo } from './persistence/sqlite-event-store';
+export { KurrentDbEventStore } from './persistence/kurrentdb-event-store';
+export { createModelProvider } from './providers/create-model-provider';
+export type { ModelProvider, ModelRequest, ModelResponse, ChatMessage } from './providers/model-provider';
+export { createLogger, type Logger } from './logging/logger';
+export { SecretRedactor } from './security/secret-redactor';
+export { loadOrCreateApiToken } from './security/api-token';

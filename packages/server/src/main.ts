@@ -1,17 +1,40 @@
 import 'reflect-metadata';
 import { createApp } from './create-app';
-import { loadServerConfig } from './server-config';
+import { createLogger, type Logger } from './logging/logger';
+import { installProcessHandlers } from './logging/process-handlers';
+import { loadOrCreateApiToken } from './security/api-token';
+import { SecretRedactor } from './security/secret-redactor';
+import { loadServerConfig, secretsOf } from './server-config';
+
+let logger: Logger | undefined;
 
 async function main(): Promise<void> {
   const config = loadServerConfig();
-  const app = await createApp({ config });
+  const redactor = new SecretRedactor();
+  for (const secret of secretsOf(config)) redactor.add(secret);
+  const token = loadOrCreateApiToken(config.dataDir, config.apiToken ? { envToken: config.apiToken } : {});
+  redactor.add(token.token);
+  logger = createLogger({ level: config.logLevel, redactor });
+  installProcessHandlers(logger);
+  if (token.permissionsFixed) logger.warn(`${token.file} was readable by other users; its mode is now 0600. Consider rotating the token.`);
+  const app = await createApp({ config, apiToken: token.token, logger });
   await app.listen(config.port, config.host);
+  const url = (await app.getUrl()).replace('[::1]', 'localhost');
   // Printed for people and scripts alike: the address actually bound (PORT=0 picks a free port).
-  console.log(`OneClaw server listening on ${await app.getUrl()} (data: ${config.dataDir})`);
+  console.log(`OneClaw server listening on ${url} (data: ${config.dataDir}, store: ${config.kurrentDbConnectionString ? 'KurrentDB' : 'SQLite'})`);
+  if (token.created) {
+    // Shown once, on the start that created it; it stays in the data directory's api-token file.
+    console.log(`API token (also in ${token.file}): ${token.token}`);
+  } else {
+    console.log(`API token: in ${token.file}${config.apiToken ? ' (from ONECLAW_API_TOKEN)' : ''}`);
+  }
+  if (!config.provider) console.log('No language model configured yet: set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL.');
 }
 
 main().catch((error: unknown) => {
   const e = error as { code?: string; message?: string };
-  console.error(`OneClaw server failed to start${e.code ? ` [${e.code}]` : ''}: ${e.message ?? String(error)}`);
+  // Once the logger exists, failures go through it (secrets scrubbed, SEC-06).
+  if (logger) logger.fatal({ err: error }, 'failed to start');
+  else console.error(`OneClaw server failed to start${e.code ? ` [${e.code}]` : ''}: ${e.message ?? String(error)}`);
   process.exit(1);
 });

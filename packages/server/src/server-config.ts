@@ -1,8 +1,24 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { OneClawError } from '@oneclaw/core';
+
+export type ProviderKind = 'openai' | 'anthropic' | 'gemini';
+
+export interface ProviderConfig {
+  readonly kind: ProviderKind;
+  readonly model: string;
+  readonly apiKey?: string;
+  /** OpenAI-compatible servers (Ollama, vLLM, llama.cpp, OpenRouter) and test fakes. */
+  readonly baseUrl?: string;
+}
+
+export type GoogleConfig =
+  | { readonly kind: 'access_token'; readonly accessToken: string }
+  | { readonly kind: 'refresh_token'; readonly clientId: string; readonly clientSecret: string; readonly refreshToken: string };
 
 export interface ServerConfig {
-  /** Where the SQLite event store and, later, user tools and memory live. */
+  /** Where the SQLite event store, the API token, user tools (`tools/`, `lib/`) and tool files (`files/`) live. */
   readonly dataDir: string;
   readonly host: string;
   readonly port: number;
@@ -10,24 +26,159 @@ export interface ServerConfig {
   readonly bodyLimitBytes: number;
   /** Largest single append to the event store. */
   readonly maxAppendBytes: number;
+  /** Fixed API token (ONECLAW_API_TOKEN); otherwise one is generated into the data directory. */
+  readonly apiToken?: string;
+  /** Use KurrentDB instead of the embedded SQLite store. */
+  readonly kurrentDbConnectionString?: string;
+  /** The default agent's model; undefined when no provider is configured (turns then fail with a clear error). */
+  readonly provider?: ProviderConfig;
+  /** Requests per minute per client on the API. */
+  readonly rateLimitPerMinute: number;
+  /** Honour X-Forwarded-For (only behind a proxy you run). */
+  readonly trustProxy: boolean;
+  /** Browser origins allowed to call the API cross-origin (the web UI is same-origin and needs none). */
+  readonly corsOrigins: readonly string[];
+  readonly logLevel: string;
+  readonly google?: GoogleConfig;
+  /** Proxy and extra CAs for tools' outgoing HTTPS (corporate TLS-inspecting proxies). */
+  readonly outboundProxyUrl?: string;
+  readonly extraCaCertificates: readonly string[];
+  /** Values tools read as `_env.NAME` (from ONECLAW_ENV_NAME); never written to events or logs. */
+  readonly toolEnv: Readonly<Record<string, string>>;
+  /** Round cap of the default agent. */
+  readonly maxRounds: number;
+  /** Provider retries for 429 / 5xx before the turn fails. */
+  readonly providerMaxRetries: number;
 }
 
-export class ConfigError extends Error {
-  readonly code = 'invalid_config';
+export class ConfigError extends OneClawError {
+  constructor(message: string) {
+    super('invalid_config', message);
+  }
 }
+
+const DEFAULT_MODELS: Readonly<Record<ProviderKind, string>> = {
+  openai: 'gpt-4o-mini',
+  anthropic: 'claude-sonnet-4-5',
+  gemini: 'gemini-2.5-flash',
+};
+
+const KEY_VARS: Readonly<Record<ProviderKind, string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+};
+
+const BASE_URL_VARS: Readonly<Record<ProviderKind, string>> = {
+  openai: 'OPENAI_BASE_URL',
+  anthropic: 'ANTHROPIC_BASE_URL',
+  gemini: 'GEMINI_BASE_URL',
+};
 
 /**
  * Reads configuration from the environment. Defaults are safe for one machine: bind to
  * 127.0.0.1 only, store under ./data. Bad values stop the start with a message naming the variable.
  */
 export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const dataDir = path.resolve(env.ONECLAW_DATA_DIR ?? 'data');
+  const caFile = text(env.ONECLAW_EXTRA_CA_CERTS);
   return {
-    dataDir: path.resolve(env.ONECLAW_DATA_DIR ?? 'data'),
+    dataDir,
     host: env.ONECLAW_HOST ?? '127.0.0.1',
     port: intFrom(env, 'PORT', 3000, 0, 65535),
     bodyLimitBytes: intFrom(env, 'ONECLAW_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxAppendBytes: intFrom(env, 'ONECLAW_MAX_APPEND_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    ...optional('apiToken', text(env.ONECLAW_API_TOKEN)),
+    ...optional('kurrentDbConnectionString', text(env.ONECLAW_KURRENTDB_CONNECTION_STRING)),
+    ...optional('provider', providerFrom(env)),
+    rateLimitPerMinute: intFrom(env, 'ONECLAW_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    trustProxy: flag(env, 'ONECLAW_TRUST_PROXY'),
+    corsOrigins: (text(env.ONECLAW_CORS_ORIGINS) ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    logLevel: text(env.ONECLAW_LOG) ?? 'info',
+    ...optional('google', googleFrom(env)),
+    ...optional('outboundProxyUrl', text(env.ONECLAW_HTTPS_PROXY)),
+    extraCaCertificates: caFile ? [readCa(caFile)] : [],
+    toolEnv: toolEnvFrom(env),
+    maxRounds: intFrom(env, 'ONECLAW_MAX_ROUNDS', 20, 1, 1000),
+    providerMaxRetries: intFrom(env, 'ONECLAW_PROVIDER_MAX_RETRIES', 2, 0, 10),
   };
+}
+
+/** The provider named by ONECLAW_PROVIDER, or the first one with a key (Anthropic, OpenAI, Gemini). */
+function providerFrom(env: NodeJS.ProcessEnv): ProviderConfig | undefined {
+  const named = text(env.ONECLAW_PROVIDER);
+  if (named !== undefined && !(named in DEFAULT_MODELS)) {
+    throw new ConfigError(`ONECLAW_PROVIDER=${named} is not valid: use openai, anthropic or gemini.`);
+  }
+  const kind =
+    (named as ProviderKind | undefined) ??
+    (['anthropic', 'openai', 'gemini'] as const).find((k) => text(env[KEY_VARS[k]]) !== undefined) ??
+    (text(env.OPENAI_BASE_URL) !== undefined ? 'openai' : undefined);
+  if (kind === undefined) return undefined;
+  return {
+    kind,
+    model: text(env.ONECLAW_MODEL) ?? DEFAULT_MODELS[kind],
+    ...optional('apiKey', text(env[KEY_VARS[kind]])),
+    ...optional('baseUrl', text(env[BASE_URL_VARS[kind]])),
+  };
+}
+
+function googleFrom(env: NodeJS.ProcessEnv): GoogleConfig | undefined {
+  const accessToken = text(env.ONECLAW_GOOGLE_ACCESS_TOKEN);
+  if (accessToken) return { kind: 'access_token', accessToken };
+  const clientId = text(env.ONECLAW_GOOGLE_CLIENT_ID);
+  const clientSecret = text(env.ONECLAW_GOOGLE_CLIENT_SECRET);
+  const refreshToken = text(env.ONECLAW_GOOGLE_REFRESH_TOKEN);
+  if (!clientId && !clientSecret && !refreshToken) return undefined;
+  if (!clientId || !clientSecret || !refreshToken) {
+    throw new ConfigError('Google refresh-token sign-in needs all of ONECLAW_GOOGLE_CLIENT_ID, ONECLAW_GOOGLE_CLIENT_SECRET and ONECLAW_GOOGLE_REFRESH_TOKEN.');
+  }
+  return { kind: 'refresh_token', clientId, clientSecret, refreshToken };
+}
+
+const TOOL_ENV_PREFIX = 'ONECLAW_ENV_';
+
+function toolEnvFrom(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith(TOOL_ENV_PREFIX) && name.length > TOOL_ENV_PREFIX.length && value) out[name.slice(TOOL_ENV_PREFIX.length)] = value;
+  }
+  return out;
+}
+
+/** Every configured secret value: the redactor scrubs them from events, logs and answers. */
+export function secretsOf(config: ServerConfig): string[] {
+  const google = config.google;
+  return [
+    config.apiToken,
+    config.provider?.apiKey,
+    ...(google?.kind === 'access_token' ? [google.accessToken] : google ? [google.clientSecret, google.refreshToken] : []),
+    ...Object.values(config.toolEnv),
+  ].filter((s): s is string => typeof s === 'string' && s.length > 0);
+}
+
+function readCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`ONECLAW_EXTRA_CA_CERTS=${file} cannot be read (${(error as Error).message}). Give a PEM file path.`);
+  }
+}
+
+function text(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = text(env[name])?.toLowerCase();
+  if (raw === undefined || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  throw new ConfigError(`${name}=${raw} is not valid: use true or false.`);
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

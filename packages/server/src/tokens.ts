@@ -1,3 +1,4 @@
-/** Injection tokens for ports whose adapters are chosen at start-up. */
+/** Injection tokens for values and ports whose adapters are chosen at start-up. */
 export const EVENT_STORE = Symbol('EventStore');
-export const TOOL_CATALOGUE = Symbol('ToolCatalogue');
+export const SERVER_CONFIG = Symbol('ServerConfig');
+export const LOGGER = Symbol('Logger');

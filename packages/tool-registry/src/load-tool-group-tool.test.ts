@@ -85,6 +85,14 @@ describe('load_tool_group', () => {
     expect(await load({ group_name: 'pdf' })).toMatchObject({ errorType: 'empty_group' });
   });
 
+  it('T5 lists only the tools the agent allows, and is empty_group when it allows none of them', async () => {
+    const { tool } = setup();
+    const asAgent = (allowed: string[]) => tool.execute({ group_name: 'google_gmail' }, { ...context, allowedTools: new Set(allowed) });
+    const result = await asAgent(['load_tool_group', 'gmail_search']);
+    expect(result.status === 'success' && result.result).toBe("Loaded 1 tools from group 'Google Gmail':\n- gmail_search: Search Gmail messages");
+    expect(await asAgent(['load_tool_group'])).toMatchObject({ status: 'error', errorType: 'empty_group' });
+  });
+
   it('G9 leaves a disabled tool out of the loaded list', async () => {
     const { load, registry } = setup();
     registry.setToolEnabled('gmail_read', false);

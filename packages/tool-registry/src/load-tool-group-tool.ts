@@ -30,11 +30,11 @@ export function createLoadToolGroupTool(registry: ToolRegistry): Tool {
     definition: loadToolGroupDefinition,
     // The seed answers a missing group_name with `missing_parameter`, not a schema error.
     validatesOwnParameters: true,
-    execute: async (params) => loadToolGroup(registry, params.group_name),
+    execute: async (params, context) => loadToolGroup(registry, params.group_name, context.allowedTools),
   };
 }
 
-function loadToolGroup(registry: ToolRegistry, value: unknown): ToolResult {
+function loadToolGroup(registry: ToolRegistry, value: unknown, allowed: ReadonlySet<string> | undefined): ToolResult {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
     return toolError('missing_parameter', "Required parameter 'group_name' is missing.");
   }
@@ -47,7 +47,8 @@ function loadToolGroup(registry: ToolRegistry, value: unknown): ToolResult {
     const available = registry.groupNames();
     return toolError('not_found', `Tool group '${name}' not found. Available groups: ${available.length > 0 ? available.join(', ') : '(none)'}`);
   }
-  const tools = registry.groupDefinitions(name).filter((d) => registry.isToolEnabled(d.name));
+  // An agent's allow-list narrows what it is told it got, so it never reaches for a tool it may not run (T5).
+  const tools = registry.groupDefinitions(name).filter((d) => registry.isToolEnabled(d.name) && (!allowed || allowed.has(d.name)));
   if (tools.length === 0) return toolError('empty_group', `Tool group '${name}' has no available tools.`);
   const lines = tools.map((d) => `- ${d.name}: ${oneLine(d.description)}`);
   return toolSuccess(`Loaded ${tools.length} tools from group '${group.definition.displayName}':\n${lines.join('\n')}`);

@@ -8,6 +8,8 @@ export interface ToolContext {
   readonly callId: string;
   /** Deployment-configured values (secrets included); never echo them into results. */
   readonly env: Readonly<Record<string, string>>;
+  /** The agent's allowed tools; undefined means all (T5). `load_tool_group` lists only these. */
+  readonly allowedTools?: ReadonlySet<string>;
 }
 
 export interface Tool {

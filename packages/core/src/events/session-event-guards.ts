@@ -1,5 +1,5 @@
 import type { EventEnvelope } from './event-envelope';
-import type { SessionEvent, ToolCall } from './session-events';
+import { TURN_STOP_REASONS, type SessionEvent, type ToolCall, type TurnStopReason } from './session-events';
 
 /**
  * Narrows a stored envelope to a session event, checking the fields evolve relies on.
@@ -22,6 +22,10 @@ export function asSessionEvent(event: EventEnvelope): SessionEvent | null {
       return typeof d.reason === 'string' ? (event as SessionEvent) : null;
     case 'ModelRequested':
       return str(d.provider) && str(d.model) && strings(d.toolNames) && typeof d.schemaTokens === 'number'
+        ? (event as SessionEvent)
+        : null;
+    case 'TurnFinished':
+      return TURN_STOP_REASONS.includes(d.reason as TurnStopReason) && typeof d.detail === 'string' && typeof d.rounds === 'number'
         ? (event as SessionEvent)
         : null;
     default:

@@ -23,6 +23,12 @@ export interface AssistantMessageData {
   readonly role: 'assistant';
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
+  /**
+   * Opaque provider state to send back with this message on the next request to the same
+   * provider (Anthropic thinking blocks, Gemini thought signatures). Kept in the event so a
+   * replayed or restarted session rebuilds the same request. Never holds secrets.
+   */
+  readonly providerMetadata?: { readonly provider: string; readonly data: unknown };
 }
 
 interface ToolResultBase {
@@ -75,13 +81,37 @@ export type ModelRequested = EventEnvelope<
   }
 >;
 
+/** Why a turn (one user message and the model rounds it caused) ended. */
+export type TurnStopReason =
+  | 'completed' // the model answered with no tool call
+  | 'round_cap' // the agent's round cap was reached
+  | 'cancelled' // CancelTurn, or the client went away
+  | 'loop_breaker' // the same call kept failing
+  | 'provider_error' // the LLM API failed after bounded retries
+  | 'interrupted'; // the server stopped mid-turn; recorded when the session is next used
+
+export const TURN_STOP_REASONS: readonly TurnStopReason[] = ['completed', 'round_cap', 'cancelled', 'loop_breaker', 'provider_error', 'interrupted'];
+
+export type TurnFinished = EventEnvelope<
+  'TurnFinished',
+  {
+    readonly reason: TurnStopReason;
+    /** Plain words for the user: what stopped the turn and, if it failed, what to do. */
+    readonly detail: string;
+    /** Model requests made in the turn. */
+    readonly rounds: number;
+    readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+  }
+>;
+
 export type SessionEvent =
   | SessionStarted
   | MessageSent
   | ToolGroupLoaded
   | ToolGroupUnloaded
   | SessionCleared
-  | ModelRequested;
+  | ModelRequested
+  | TurnFinished;
 
 export type SessionEventType = SessionEvent['type'];
 
@@ -92,6 +122,7 @@ export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
   'ToolGroupUnloaded',
   'SessionCleared',
   'ModelRequested',
+  'TurnFinished',
 ];
 
 /** One stream per session. */

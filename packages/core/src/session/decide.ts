@@ -1,5 +1,5 @@
 import type { EventMetadata } from '../events/event-envelope';
-import { SESSION_EVENT_SCHEMA_VERSION, type SessionEvent } from '../events/session-events';
+import { SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type SessionEvent } from '../events/session-events';
 import type { ToolCatalogue } from '../tools/tool-catalogue';
 import type { SessionCommand } from './session-commands';
 import { sessionErrors } from './session-errors';
@@ -57,7 +57,13 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
       return [
         {
           type: 'MessageSent',
-          data: { messageId: command.messageId, role: 'assistant', text: command.text, toolCalls: command.toolCalls ?? [] },
+          data: {
+            messageId: command.messageId,
+            role: 'assistant',
+            text: command.text,
+            toolCalls: command.toolCalls ?? [],
+            ...(command.providerMetadata ? { providerMetadata: command.providerMetadata } : {}),
+          },
         },
       ];
     }
@@ -123,6 +129,21 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
             model: command.model,
             toolNames: [...command.toolNames],
             schemaTokens: command.schemaTokens,
+          },
+        },
+      ];
+
+    case 'RecordTurnFinished':
+      if (!TURN_STOP_REASONS.includes(command.reason)) throw sessionErrors.invalidCommand(`Unknown turn stop reason '${command.reason}'.`);
+      if (!Number.isInteger(command.rounds) || command.rounds < 0) throw sessionErrors.invalidCommand('rounds must be a whole number, 0 or more.');
+      return [
+        {
+          type: 'TurnFinished',
+          data: {
+            reason: command.reason,
+            detail: command.detail,
+            rounds: command.rounds,
+            usage: { inputTokens: command.usage.inputTokens, outputTokens: command.usage.outputTokens },
           },
         },
       ];

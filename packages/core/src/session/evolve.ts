@@ -99,5 +99,8 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
     case 'ModelRequested':
       draft.modelRequestCount++;
       return;
+    case 'TurnFinished':
+      // The conversation already holds everything the turn said; the stop is for audit and the UI.
+      return;
   }
 }

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolGroupLoadSource } from '../events/session-events';
+import type { ToolCall, ToolGroupLoadSource, TurnStopReason } from '../events/session-events';
 
 export interface StartSession {
   readonly type: 'StartSession';
@@ -17,6 +17,7 @@ export interface RecordAssistantMessage {
   readonly messageId: string;
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
+  readonly providerMetadata?: { readonly provider: string; readonly data: unknown };
 }
 
 export type RecordToolResult = {
@@ -54,6 +55,14 @@ export interface RecordModelRequest {
   readonly schemaTokens: number;
 }
 
+export interface RecordTurnFinished {
+  readonly type: 'RecordTurnFinished';
+  readonly reason: TurnStopReason;
+  readonly detail: string;
+  readonly rounds: number;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
+}
+
 export type SessionCommand =
   | StartSession
   | RecordUserMessage
@@ -62,4 +71,5 @@ export type SessionCommand =
   | LoadToolGroup
   | UnloadToolGroup
   | ClearSession
-  | RecordModelRequest;
+  | RecordModelRequest
+  | RecordTurnFinished;

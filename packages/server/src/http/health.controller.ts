@@ -1,7 +1,9 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import type { EventStore } from '@oneclaw/core';
+import { Public } from '../security/public.decorator';
 import { EVENT_STORE } from '../tokens';
 
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}

@@ -1,5 +1,7 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
 import { OneClawError } from '@oneclaw/core';
+import type { Logger } from '../logging/logger';
 
 /** HTTP status for each domain error code; an unlisted code is a 500. */
 const STATUS_BY_CODE: Readonly<Record<string, number>> = {
@@ -19,11 +21,23 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   payload_too_large: 413,
   storage_unavailable: 503,
   storage_corrupt: 503,
+  invalid_body: 400,
+  invalid_if_match: 400,
+  agent_not_found: 400,
+  unauthorized: 401,
+  turn_in_progress: 409,
+  duplicate_request: 409,
+  precondition_failed: 412,
+  rate_limited: 429,
+  provider_not_configured: 503,
 };
 
 /** The part of Express's response this filter uses (keeps @types/express out of the build). */
 interface ExpressLikeResponse {
+  headersSent: boolean;
+  setHeader(name: string, value: string): unknown;
   status(code: number): { type(contentType: string): { send(body: string): unknown } };
+  end(): unknown;
 }
 
 export interface Problem {
@@ -41,14 +55,21 @@ export interface Problem {
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
-  private readonly logger = new Logger('http');
+  constructor(private readonly logger: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<ExpressLikeResponse>();
     const problem = toProblem(exception);
     if (problem.status >= 500 && !(exception instanceof OneClawError)) {
-      this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
+      // Through the redacting logger: a secret inside an error message never reaches the log (API-17).
+      this.logger.error({ err: exception }, 'request failed');
     }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    const challenge = (exception as { challenge?: unknown }).challenge;
+    if (problem.status === 401) response.setHeader('WWW-Authenticate', typeof challenge === 'string' ? challenge : 'Bearer');
     response.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
   }
 }
@@ -62,6 +83,9 @@ export function toProblem(exception: unknown): Problem {
   const bodyError = (exception as { type?: string } | null)?.type;
   if (bodyError === 'entity.too.large') {
     return problem(413, 'payload_too_large', 'The request body is over the size limit. Send less, or raise ONECLAW_BODY_LIMIT_BYTES.');
+  }
+  if (exception instanceof ThrottlerException) {
+    return problem(429, 'rate_limited', 'Too many requests from this client. Wait for the number of seconds in Retry-After, then retry.');
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();

@@ -215,7 +215,7 @@ describe('execution engine: the ordered checks (T3)', () => {
 });
 
 describe('execution engine: running tools (T3)', () => {
-  it('passes the session id, call id, env and an abort signal to the tool', async () => {
+  it('passes the session id, call id, env, the agent allow-list and an abort signal to the tool', async () => {
     const { engine, registry } = setup();
     let seen: ToolContext | undefined;
     registry.replace(
@@ -227,8 +227,10 @@ describe('execution engine: running tools (T3)', () => {
       }),
       builtIn,
     );
-    await engine.execute(call('exec', {}, 'call-9'), { ...everything(registry), env: { API_KEY: 'k' } });
+    const allowedTools = new Set(['exec']);
+    await engine.execute(call('exec', {}, 'call-9'), { ...everything(registry), env: { API_KEY: 'k' }, allowedTools });
     expect(seen).toMatchObject({ sessionId: 's1', callId: 'call-9', env: { API_KEY: 'k' } });
+    expect(seen?.allowedTools).toBe(allowedTools);
     expect(seen?.signal.aborted).toBe(false);
   });
 

@@ -33,6 +33,8 @@ export interface ExecutionScope {
    */
   readonly loadedGroups?: Iterable<string>;
   readonly env?: Readonly<Record<string, string>>;
+  /** The agent's allowed tools (T5), handed to tools such as load_tool_group; undefined means all. */
+  readonly allowedTools?: ReadonlySet<string>;
   /** Aborting it (turn cancelled) ends every unfinished call as `cancelled`. */
   readonly signal?: AbortSignal;
 }
@@ -52,6 +54,7 @@ interface Scope {
   readonly active: ReadonlySet<string>;
   readonly loadedGroups: ReadonlySet<string> | undefined;
   readonly env: Readonly<Record<string, string>>;
+  readonly allowedTools: ReadonlySet<string> | undefined;
   readonly signal: AbortSignal | undefined;
 }
 
@@ -175,7 +178,13 @@ export class ToolExecutionEngine {
         detach = () => outer.removeEventListener('abort', onAbort);
       }
     });
-    const context: ToolContext = { signal: controller.signal, sessionId: scope.sessionId, callId, env: scope.env };
+    const context: ToolContext = {
+      signal: controller.signal,
+      sessionId: scope.sessionId,
+      callId,
+      env: scope.env,
+      ...(scope.allowedTools ? { allowedTools: scope.allowedTools } : {}),
+    };
     // The async wrapper turns a synchronous throw into a rejection; both handlers are attached
     // now, so a tool failing after its timeout is never an unhandled rejection.
     const work = (async () => execute(params, context))().then(
@@ -238,6 +247,7 @@ function resolveScope(scope: ExecutionScope): Scope {
     active: new Set(scope.activeToolNames),
     loadedGroups: scope.loadedGroups ? new Set(scope.loadedGroups) : undefined,
     env: scope.env ?? NO_ENV,
+    allowedTools: scope.allowedTools,
     signal: scope.signal,
   };
 }

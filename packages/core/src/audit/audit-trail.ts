@@ -1,0 +1,277 @@
+import type { EventEnvelope, RecordedEvent } from '../events/event-envelope';
+import { asSessionEvent } from '../events/session-event-guards';
+import type { MessageData, SessionEvent, ToolCall, ToolGroupLoadSource } from '../events/session-events';
+
+/** One event of the stream as a person reads it in an audit. */
+export interface AuditEventLine {
+  readonly revision: number;
+  /** The stored type, also for events the projection cannot read. */
+  readonly type: string;
+  /** Empty when the stored metadata has no timestamp (a malformed event). */
+  readonly occurredAt: string;
+  /** One line, no newlines; long texts and arguments are shortened with "…". */
+  readonly summary: string;
+  /** True for an event evolve skips (unknown type, malformed data). */
+  readonly skipped: boolean;
+}
+
+/** A group in effect at some point, named by the `ToolGroupLoaded` event that put it there. */
+export interface AuditLoadedGroup {
+  readonly groupName: string;
+  /** The group's tools as recorded at load time. */
+  readonly toolNames: readonly string[];
+  readonly loadedAtRevision: number;
+  readonly loadEventId: string;
+  readonly loadedAt: string;
+  readonly source: ToolGroupLoadSource;
+}
+
+/** Why the model saw a tool. */
+export type AuditToolReason =
+  | { readonly kind: 'core' }
+  | {
+      readonly kind: 'group';
+      readonly groupName: string;
+      readonly loadedAtRevision: number;
+      readonly loadEventId: string;
+      readonly source: ToolGroupLoadSource;
+    };
+
+export interface AuditTool {
+  readonly name: string;
+  readonly reason: AuditToolReason;
+}
+
+/** What the model saw at one request, and why each tool was there. */
+export interface AuditModelRequest {
+  /** 1-based over the whole stream (a clear does not restart it), like `SessionState.modelRequestCount`. */
+  readonly number: number;
+  readonly revision: number;
+  readonly occurredAt: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly schemaTokens: number;
+  /** Exactly what was sent, in the order sent. */
+  readonly toolNames: readonly string[];
+  /** `toolNames` with a reason each, same order. */
+  readonly tools: readonly AuditTool[];
+  /** Groups in effect at this request, in load order (the replayed prefix). */
+  readonly loadedGroups: readonly AuditLoadedGroup[];
+}
+
+export interface AuditTrail {
+  /** Null when the stream has no readable `SessionStarted`. */
+  readonly sessionId: string | null;
+  readonly agentId: string | null;
+  readonly events: readonly AuditEventLine[];
+  /** Events evolve skips; each also appears in `events` as "unreadable event (skipped)". */
+  readonly skippedEvents: number;
+  readonly requests: readonly AuditModelRequest[];
+}
+
+const TEXT_LIMIT = 80;
+const ARGUMENTS_LIMIT = 60;
+
+/**
+ * The audit view of a session stream: every event as one line, and for each model request the
+ * tools it carried with the load event that put each one there (S3). Pure: the same stream gives
+ * the same trail. The group bookkeeping mirrors `evolve` (load once, unload, clear empties), so
+ * `loadedGroups` at a request is what replaying the prefix gives; the tests hold the two together.
+ */
+export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
+  const groups = new LoadedGroups();
+  const lines: AuditEventLine[] = [];
+  const requests: AuditModelRequest[] = [];
+  let sessionId: string | null = null;
+  let agentId: string | null = null;
+  let skippedEvents = 0;
+
+  for (const recorded of events) {
+    const event = asSessionEvent(recorded);
+    const line = (summary: string, skipped = false): void => {
+      lines.push({ revision: recorded.revision, type: String(recorded.type), occurredAt: occurredAtOf(recorded), summary, skipped });
+    };
+    if (event === null) {
+      skippedEvents++;
+      line('unreadable event (skipped)', true);
+      continue;
+    }
+    switch (event.type) {
+      case 'SessionStarted':
+        // Like evolve: a second start (a bad stream) wins; the audit shows both lines.
+        sessionId = event.data.sessionId;
+        agentId = event.data.agentId;
+        line(`session ${event.data.sessionId} started for agent ${event.data.agentId}`);
+        break;
+      case 'MessageSent':
+        line(messageSummary(event.data));
+        break;
+      case 'ToolGroupLoaded': {
+        const added = groups.load(event, recorded.revision);
+        const count = plural(event.data.toolNames.length, 'tool');
+        line(`loaded group ${event.data.groupName} (${count}) ${sourceText(event.data.source)}${added ? '' : ' (already loaded: no effect)'}`);
+        break;
+      }
+      case 'ToolGroupUnloaded': {
+        const removed = groups.unload(event.data.groupName);
+        line(`unloaded group ${event.data.groupName}${removed ? '' : ' (was not loaded: no effect)'}`);
+        break;
+      }
+      case 'SessionCleared':
+        groups.clear();
+        line(`cleared (${oneLine(event.data.reason, TEXT_LIMIT) || 'no reason given'})`);
+        break;
+      case 'ModelRequested': {
+        const number = requests.length + 1;
+        const { provider, model, toolNames, schemaTokens } = event.data;
+        const loadedGroups = groups.list();
+        requests.push({
+          number,
+          revision: recorded.revision,
+          occurredAt: occurredAtOf(recorded),
+          provider,
+          model,
+          schemaTokens,
+          toolNames: [...toolNames],
+          tools: toolNames.map((name) => ({ name, reason: reasonFor(name, loadedGroups) })),
+          loadedGroups,
+        });
+        line(`model request #${number} ${provider}/${model}: ${plural(toolNames.length, 'tool')}, ${schemaTokens} schema tokens`);
+        break;
+      }
+      case 'TurnFinished':
+        line(turnSummary(event.data));
+        break;
+    }
+  }
+  return { sessionId, agentId, events: lines, skippedEvents, requests };
+}
+
+/**
+ * The groups in effect after the event at `revision` (inclusive), in load order: what a
+ * request recorded right after it would have carried besides the core tools.
+ */
+export function activeGroupsAt(events: readonly RecordedEvent[], revision: number): readonly AuditLoadedGroup[] {
+  const groups = new LoadedGroups();
+  for (const recorded of events) {
+    if (recorded.revision > revision) break;
+    const event = asSessionEvent(recorded);
+    if (event === null) continue;
+    if (event.type === 'ToolGroupLoaded') groups.load(event, recorded.revision);
+    else if (event.type === 'ToolGroupUnloaded') groups.unload(event.data.groupName);
+    else if (event.type === 'SessionCleared') groups.clear();
+  }
+  return groups.list();
+}
+
+/** The loaded-group part of `evolve`, keeping which event loaded each group. */
+class LoadedGroups {
+  private groups: AuditLoadedGroup[] = [];
+
+  /** False when the group is already loaded: evolve ignores the event, so the first load stays the reason. */
+  load(event: Extract<SessionEvent, { type: 'ToolGroupLoaded' }>, revision: number): boolean {
+    if (this.groups.some((g) => g.groupName === event.data.groupName)) return false;
+    this.groups.push({
+      groupName: event.data.groupName,
+      toolNames: [...event.data.toolNames],
+      loadedAtRevision: revision,
+      loadEventId: event.metadata.eventId,
+      loadedAt: event.metadata.occurredAt,
+      source: event.data.source,
+    });
+    return true;
+  }
+
+  unload(groupName: string): boolean {
+    const before = this.groups.length;
+    this.groups = this.groups.filter((g) => g.groupName !== groupName);
+    return this.groups.length < before;
+  }
+
+  clear(): void {
+    this.groups = [];
+  }
+
+  list(): readonly AuditLoadedGroup[] {
+    return [...this.groups];
+  }
+}
+
+/**
+ * The first group in load order that lists the tool, as the projection offers it (core first,
+ * then groups in load order, duplicates dropped). A tool in no loaded group is core: the
+ * projection offers nothing else.
+ */
+function reasonFor(toolName: string, loadedGroups: readonly AuditLoadedGroup[]): AuditToolReason {
+  const group = loadedGroups.find((g) => g.toolNames.includes(toolName));
+  if (!group) return { kind: 'core' };
+  return {
+    kind: 'group',
+    groupName: group.groupName,
+    loadedAtRevision: group.loadedAtRevision,
+    loadEventId: group.loadEventId,
+    source: group.source,
+  };
+}
+
+function messageSummary(message: MessageData): string {
+  switch (message.role) {
+    case 'user':
+      return `user: ${oneLine(message.text, TEXT_LIMIT)}`;
+    case 'assistant': {
+      const text = oneLine(message.text, TEXT_LIMIT);
+      const calls = message.toolCalls.map(callSummary).join(', ');
+      if (calls === '') return `assistant: ${text}`;
+      return text === '' ? `assistant → ${calls}` : `assistant: ${text} → ${calls}`;
+    }
+    case 'tool': {
+      const took = `(${message.durationMs} ms)`;
+      if (message.status === 'success') return `tool ${message.toolName} success ${took}`;
+      return `tool ${message.toolName} error ${message.errorType}: ${oneLine(message.message, TEXT_LIMIT)} ${took}`;
+    }
+  }
+}
+
+/** The call id is shown because load lines name the call that loaded a group. */
+function callSummary(call: ToolCall): string {
+  return `${call.toolName}(${oneLine(jsonOf(call.arguments), ARGUMENTS_LIMIT)}) [${call.callId}]`;
+}
+
+function turnSummary(data: Extract<SessionEvent, { type: 'TurnFinished' }>['data']): string {
+  const usage = data.usage as Partial<typeof data.usage> | undefined;
+  const tokens =
+    typeof usage?.inputTokens === 'number' && typeof usage.outputTokens === 'number'
+      ? ` (in ${usage.inputTokens} / out ${usage.outputTokens} tokens)`
+      : '';
+  // A completed turn's detail says nothing the reason does not; any other stop explains itself.
+  const detail = data.reason === 'completed' || data.detail.trim() === '' ? '' : `: ${oneLine(data.detail, TEXT_LIMIT)}`;
+  return `turn finished: ${data.reason} after ${plural(data.rounds, 'round')}${tokens}${detail}`;
+}
+
+function sourceText(source: ToolGroupLoadSource): string {
+  return source.kind === 'user' ? 'by the user' : `by call ${source.callId}`;
+}
+
+function occurredAtOf(event: EventEnvelope): string {
+  const at = (event.metadata as Partial<EventEnvelope['metadata']> | undefined)?.occurredAt;
+  return typeof at === 'string' ? at : '';
+}
+
+function jsonOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '…';
+  }
+}
+
+/** Whitespace (newlines included) collapsed to single spaces, cut to `limit` characters with "…". */
+function oneLine(text: string, limit: number): string {
+  const flat = text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
+  const chars = Array.from(flat); // code points, so a cut never splits a surrogate pair
+  return chars.length <= limit ? flat : `${chars.slice(0, limit - 1).join('')}…`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildAuditTrail, sessionStreamId, type EventStore } from '@oneclaw/core';
+import { formatAuditTrail } from '../audit/format-audit-trail';
+import { loadServerConfig, secretsOf, type ServerConfig } from '../server-config';
+
+/** Where the CLI writes; process streams in real use, buffers in tests. */
+export interface CliIo {
+  readonly stdout: { write(chunk: string): unknown };
+  readonly stderr: { write(chunk: string): unknown };
+}
+
+/** Exit codes scripts can rely on (64 and 78 are the BSD sysexits for usage and config errors). */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  noSuchSession: 2,
+  usage: 64,
+  config: 78,
+} as const;
+
+export const USAGE = `Usage: oneclaw <command>
+
+Commands:
+  serve                          start the server (configured from the environment)
+  replay <session-id> [--json]   print a session's events and the tools the model saw
+                                 at each request, with why each tool was there
+  help, --help                   show this text
+
+The store is the SQLite file events.db in ONECLAW_DATA_DIR (default ./data), or
+KurrentDB when ONECLAW_KURRENTDB_CONNECTION_STRING is set.
+
+Exit codes: 0 done, 1 failure, 2 no such session, 64 bad usage, 78 bad configuration.
+`;
+
+/**
+ * Runs one CLI command and resolves to its exit code; never calls process.exit, so tests run it
+ * in-process and the real entry point lets stdout drain before Node exits.
+ */
+export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'help':
+    case '--help':
+    case '-h':
+      io.stdout.write(USAGE);
+      return EXIT.ok;
+    case 'serve':
+      if (rest.length > 0) return usageError(io, `'serve' takes no arguments (configure it with environment variables).`);
+      // main.ts starts listening when loaded and reports its own start-up failures.
+      require('../main');
+      return EXIT.ok;
+    case 'replay':
+      return replayCommand(rest, io, env);
+    case undefined:
+      return usageError(io, 'a command is required.');
+    default:
+      return usageError(io, `unknown command '${command}'.`);
+  }
+}
+
+async function replayCommand(args: readonly string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    return usageError(io, (error as Error).message);
+  }
+  if (parsed.values.help) {
+    io.stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  const [sessionId, ...extra] = parsed.positionals;
+  if (sessionId === undefined || sessionId.trim() === '') return usageError(io, "'replay' needs a session id.");
+  if (extra.length > 0) return usageError(io, `'replay' takes one session id, got ${parsed.positionals.length}.`);
+
+  let config: ServerConfig;
+  try {
+    config = loadServerConfig(env);
+  } catch (error) {
+    // Config errors name the variable and what is wrong with it; they are written not to echo secrets.
+    io.stderr.write(`oneclaw: ${(error as Error).message}\n`);
+    return EXIT.config;
+  }
+
+  const where = storeDescription(config);
+  let store: EventStore;
+  try {
+    // Loaded here, not at the top: help and usage errors should not load the store clients (gRPC for KurrentDB).
+    const { openEventStore } = require('../persistence/open-event-store') as typeof import('../persistence/open-event-store');
+    store = await openEventStore(config);
+  } catch (error) {
+    io.stderr.write(`oneclaw: cannot open ${where}: ${safeMessage(error, config)}\n`);
+    return EXIT.failure;
+  }
+  try {
+    const events = await store.readStream(sessionStreamId(sessionId));
+    if (events.length === 0) {
+      io.stderr.write(`no session ${sessionId} in ${where}\n`);
+      return EXIT.noSuchSession;
+    }
+    const trail = buildAuditTrail(events);
+    io.stdout.write(parsed.values.json ? `${JSON.stringify(trail, null, 2)}\n` : formatAuditTrail(trail));
+    return EXIT.ok;
+  } catch (error) {
+    io.stderr.write(`oneclaw: cannot read session ${sessionId} from ${where}: ${safeMessage(error, config)}\n`);
+    return EXIT.failure;
+  } finally {
+    // A failed close after a complete read changes nothing for the reader; the outcome stands.
+    await store.close().catch(() => undefined);
+  }
+}
+
+/** Names the store without its connection string, which may hold a password. */
+function storeDescription(config: ServerConfig): string {
+  return config.kurrentDbConnectionString ? 'the KurrentDB store (ONECLAW_KURRENTDB_CONNECTION_STRING)' : `the SQLite store ${path.join(config.dataDir, 'events.db')}`;
+}
+
+/** A driver's error message with every configured secret and the connection string blanked out. */
+function safeMessage(error: unknown, config: ServerConfig): string {
+  const e = error as { code?: unknown; message?: unknown };
+  let message = typeof e?.message === 'string' ? e.message : String(error);
+  const secrets = [...secretsOf(config), ...connectionSecrets(config.kurrentDbConnectionString)].filter((s) => s.length > 0);
+  for (const secret of secrets.sort((a, b) => b.length - a.length)) message = message.split(secret).join('***');
+  return typeof e?.code === 'string' ? `[${e.code}] ${message}` : message;
+}
+
+/** The connection string and its password: a driver may quote either, whole or as part of a URL. */
+function connectionSecrets(connectionString: string | undefined): string[] {
+  if (!connectionString) return [];
+  const out = [connectionString];
+  try {
+    const password = new URL(connectionString).password;
+    if (password) out.push(password, decodeURIComponent(password));
+  } catch {
+    // Not a URL (a bare host list): the whole string is redacted above.
+  }
+  return out;
+}
+
+function usageError(io: CliIo, problem: string): number {
+  io.stderr.write(`oneclaw: ${problem}\n\n${USAGE}`);
+  return EXIT.usage;
+}
+
+if (require.main === module) {
+  void runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr }).then((code) => {
+    process.exitCode = code;
+  });
+}

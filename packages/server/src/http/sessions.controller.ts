@@ -1,0 +1,171 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { createHash, randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { CancelTurnCommand } from '../sessions/commands/cancel-turn.command';
+import { ClearSessionCommand } from '../sessions/commands/clear-session.command';
+import { LoadToolGroupCommand } from '../sessions/commands/load-tool-group.command';
+import { SendMessageCommand } from '../sessions/commands/send-message.command';
+import { StartSessionCommand } from '../sessions/commands/start-session.command';
+import { UnloadToolGroupCommand } from '../sessions/commands/unload-tool-group.command';
+import { GetActiveToolsQuery } from '../sessions/queries/get-active-tools.query';
+import { GetAuditTrailQuery } from '../sessions/queries/get-audit-trail.query';
+import { GetSessionEventsQuery } from '../sessions/queries/get-session-events.query';
+import { GetSessionQuery } from '../sessions/queries/get-session.query';
+import { ListSessionsQuery } from '../sessions/queries/list-sessions.query';
+import { DEFAULT_AGENT_ID } from '../agents/agent-directory';
+import { formatAuditTrail } from '../audit/format-audit-trail';
+import { toProblem } from './problem-details.filter';
+import {
+  emptyBody,
+  loadToolGroupBody,
+  sendMessageBody,
+  startSessionBody,
+  type LoadToolGroupBody,
+  type SendMessageBody,
+  type StartSessionBody,
+} from './body-schemas';
+import { revisionFromIfMatch } from './if-match';
+import { SseWriter } from './sse-writer';
+import { ValidateBody } from './validate-body.pipe';
+
+const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the command once.' };
+const ifMatchHeader = { name: 'If-Match', required: false, description: 'The session revision you read; a stale one answers 412.' };
+
+/** Sessions over REST; SendMessage streams its turn over SSE when asked for text/event-stream. */
+@ApiTags('sessions')
+@ApiBearerAuth()
+@Controller('api/sessions')
+export class SessionsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'StartSession' })
+  @ApiBody({ schema: startSessionBody })
+  @ApiHeader(idempotencyHeader)
+  start(@Body(new ValidateBody<StartSessionBody>(startSessionBody)) body: StartSessionBody, @Headers('idempotency-key') key?: string) {
+    const sessionId = body.sessionId ?? (key ? derivedId('session', key) : randomUUID());
+    return this.commands.execute(new StartSessionCommand(sessionId, body.agentId ?? DEFAULT_AGENT_ID, key));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'ListSessions: newest activity first' })
+  async list() {
+    return { sessions: await this.queries.execute(new ListSessionsQuery()) };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'GetSession: conversation, loaded groups, active tools, revision' })
+  get(@Param('id') id: string) {
+    return this.queries.execute(new GetSessionQuery(id));
+  }
+
+  @Get(':id/events')
+  @ApiOperation({ summary: 'GetSessionEvents: the raw event stream' })
+  events(@Param('id') id: string) {
+    return this.queries.execute(new GetSessionEventsQuery(id));
+  }
+
+  @Get(':id/tools')
+  @ApiOperation({ summary: 'GetActiveTools: what the model is sent now' })
+  activeTools(@Param('id') id: string) {
+    return this.queries.execute(new GetActiveToolsQuery(id));
+  }
+
+  @Get(':id/audit')
+  @ApiOperation({ summary: 'GetAuditTrail: events, and per model request the tools sent and why (format=text for the CLI text)' })
+  async audit(@Param('id') id: string, @Query('format') format: string | undefined, @Res({ passthrough: true }) res: ServerResponse) {
+    const trail = await this.queries.execute(new GetAuditTrailQuery(id));
+    if (format !== 'text') return trail;
+    res.setHeader('content-type', 'text/plain; charset=utf-8');
+    return formatAuditTrail(trail);
+  }
+
+  @Post(':id/messages')
+  @ApiOperation({ summary: 'SendMessage: runs a turn; with Accept: text/event-stream the turn streams as SSE' })
+  @ApiBody({ schema: sendMessageBody })
+  @ApiHeader(idempotencyHeader)
+  async message(
+    @Param('id') id: string,
+    @Body(new ValidateBody<SendMessageBody>(sendMessageBody)) body: SendMessageBody,
+    @Headers('idempotency-key') key: string | undefined,
+    @Headers('accept') accept: string | undefined,
+    @Res() res: ServerResponse,
+  ): Promise<void> {
+    const gone = new AbortController();
+    // A client that goes away cancels its turn (API-18): no orphaned model call or sandbox run.
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort(new DOMException('the client disconnected', 'AbortError'));
+    });
+    const requestId = key ? derivedId('turn', key) : undefined;
+    if (!accept?.includes('text/event-stream')) {
+      const result = await this.commands.execute(new SendMessageCommand(id, body.text, requestId, undefined, gone.signal));
+      const session = await this.queries.execute(new GetSessionQuery(id));
+      sendJson(res, 200, { ...result, session });
+      return;
+    }
+    const sse = new SseWriter(res);
+    try {
+      const result = await this.commands.execute(new SendMessageCommand(id, body.text, requestId, (update) => sse.send(update.type, update), gone.signal));
+      sse.send('done', result);
+    } catch (error) {
+      if (!sse.isOpen) throw error; // nothing streamed yet: answer with the error's status
+      sse.send('error', toProblem(error));
+    } finally {
+      if (sse.isOpen) sse.end();
+    }
+  }
+
+  @Post(':id/clear')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'ClearSession: empties the conversation and loaded groups (history stays in the stream)' })
+  @ApiHeader(idempotencyHeader)
+  @ApiHeader(ifMatchHeader)
+  clear(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string, @Headers('if-match') ifMatch?: string) {
+    return this.commands.execute(new ClearSessionCommand(id, key, revisionFromIfMatch(ifMatch)));
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'CancelTurn: stops the running turn; it records TurnFinished(cancelled)' })
+  cancel(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown) {
+    return this.commands.execute(new CancelTurnCommand(id));
+  }
+
+  @Post(':id/tool-groups')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'LoadToolGroup (by the user)' })
+  @ApiBody({ schema: loadToolGroupBody })
+  @ApiHeader(idempotencyHeader)
+  @ApiHeader(ifMatchHeader)
+  loadGroup(
+    @Param('id') id: string,
+    @Body(new ValidateBody<LoadToolGroupBody>(loadToolGroupBody)) body: LoadToolGroupBody,
+    @Headers('idempotency-key') key?: string,
+    @Headers('if-match') ifMatch?: string,
+  ) {
+    return this.commands.execute(new LoadToolGroupCommand(id, body.groupName, key, revisionFromIfMatch(ifMatch)));
+  }
+
+  @Delete(':id/tool-groups/:groupName')
+  @ApiOperation({ summary: 'UnloadToolGroup' })
+  @ApiHeader(idempotencyHeader)
+  @ApiHeader(ifMatchHeader)
+  unloadGroup(@Param('id') id: string, @Param('groupName') groupName: string, @Headers('idempotency-key') key?: string, @Headers('if-match') ifMatch?: string) {
+    return this.commands.execute(new UnloadToolGroupCommand(id, groupName, key, revisionFromIfMatch(ifMatch)));
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+/** Ids derived from the Idempotency-Key, so a retried request carries the same data as the first. */
+function derivedId(kind: string, key: string): string {
+  return createHash('sha256').update(`${kind}\0${key}`).digest('base64url').slice(0, 22);
+}

@@ -1,0 +1,344 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { status as grpcStatus } from '@grpc/grpc-js';
+import { FORWARDS, KurrentDBClient, START, UnavailableError, jsonEvent, type RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
+import { PayloadTooLargeError, StorageUnavailableError, StreamRevisionConflictError } from '@oneclaw/core';
+import { describeEventStoreContract, testEvent } from '@oneclaw/core/testing';
+import { startFakeKurrentDb, type FakeKurrentDb } from '../testing/fake-kurrentdb';
+import { KurrentDbConfigError, toStoreError } from './kurrentdb-errors';
+import { kurrentEventId, ONECLAW_EVENT_ID_NAMESPACE, uuidV5 } from './kurrentdb-event-ids';
+import { KurrentDbEventStore, type KurrentDbEventStoreOptions } from './kurrentdb-event-store';
+
+// ---------------------------------------------------------------------------------------------
+// The contract suite, against the fake (a new node per test), and once more with the isolation
+// the real-server run uses: one shared node, a new stream prefix per test.
+
+function onFreshFake(options: KurrentDbEventStoreOptions = {}) {
+  return async () => {
+    const fake = await startFakeKurrentDb();
+    const store = await KurrentDbEventStore.connect(fake.connectionString, options);
+    return {
+      store,
+      dispose: async () => {
+        await store.close();
+        await fake.close();
+      },
+    };
+  };
+}
+
+describeEventStoreContract('KurrentDbEventStore against a loopback gRPC fake KurrentDB', onFreshFake());
+describeEventStoreContract('KurrentDbEventStore against a loopback gRPC fake KurrentDB, maxAppendBytes 4096', onFreshFake({ maxAppendBytes: 4096 }), {
+  maxAppendBytes: 4096,
+});
+
+describe('one shared fake KurrentDB, a stream prefix per store', () => {
+  let shared: Promise<FakeKurrentDb> | undefined;
+  afterAll(async () => (await shared)?.close());
+  describeEventStoreContract('KurrentDbEventStore against a loopback gRPC fake KurrentDB, with streamPrefix', async () => {
+    shared ??= startFakeKurrentDb();
+    const store = await KurrentDbEventStore.connect((await shared).connectionString, { streamPrefix: `t${randomUUID()}-` });
+    return { store, dispose: () => store.close() };
+  });
+});
+
+// A real server cannot run here (STACK.md 7c). Where one can: KURRENTDB_CONNECTION_STRING=kurrentdb://127.0.0.1:2113?tls=false
+const realConnectionString = process.env.KURRENTDB_CONNECTION_STRING;
+if (realConnectionString) {
+  // A real store cannot be emptied per test: each test gets its own stream prefix instead.
+  describeEventStoreContract('KurrentDbEventStore against a real KurrentDB', async () => {
+    const store = await KurrentDbEventStore.connect(realConnectionString, { streamPrefix: `oneclaw-test-${randomUUID()}-` });
+    return { store, dispose: () => store.close() };
+  });
+} else {
+  describe.skip('real KurrentDB: skipped, set KURRENTDB_CONNECTION_STRING to run', () => {
+    it('runs the EventStore contract against a real KurrentDB', () => undefined);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function failure(promise: Promise<unknown>): Promise<Error & { code?: string; details?: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { code?: string; details?: Record<string, unknown> };
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+/** What a plain client, not our adapter, sees in KurrentDB. */
+async function rawRead(connectionString: string, stream: string): Promise<KurrentRecordedEvent[]> {
+  const client = KurrentDBClient.connectionString(connectionString);
+  const out: KurrentRecordedEvent[] = [];
+  try {
+    for await (const resolved of client.readStream(stream, { direction: FORWARDS, fromRevision: START })) {
+      if (resolved.event) out.push(resolved.event);
+    }
+  } finally {
+    await client.dispose();
+  }
+  return out;
+}
+
+const userRecords = (fake: FakeKurrentDb) => fake.records().filter((r) => !r.type.startsWith('$'));
+
+describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings', () => {
+  let fake: FakeKurrentDb;
+  const stores: KurrentDbEventStore[] = [];
+  const open = async (options?: KurrentDbEventStoreOptions): Promise<KurrentDbEventStore> => {
+    const store = await KurrentDbEventStore.connect(fake.connectionString, options);
+    stores.push(store);
+    return store;
+  };
+  beforeEach(async () => {
+    fake = await startFakeKurrentDb();
+  });
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    await fake.close();
+  });
+
+  it("a stale expected revision is the node's wrong-expected-version, mapped to StreamRevisionConflictError", async () => {
+    const store = await open();
+    await store.append('session-A', [testEvent('e1'), testEvent('e2')], { expectedRevision: 'no_stream' });
+    const appendsBefore = fake.calls.append;
+    const error = await failure(store.append('session-A', [testEvent('late')], { expectedRevision: 0 }));
+    expect(error).toBeInstanceOf(StreamRevisionConflictError);
+    expect(error).toMatchObject({ code: 'stream_revision_conflict', streamId: 'session-A', expected: 0, actual: 1 });
+    expect(error.message).toContain('Re-read the stream');
+    // The node decided, not a pre-check in the adapter.
+    expect(fake.calls.append).toBe(appendsBefore + 1);
+    expect(userRecords(fake).map((r) => r.revision)).toEqual([0n, 1n]);
+  });
+
+  it('a UUID event id is the KurrentDB id; any other id becomes a deterministic UUID v5; reads return our ids', async () => {
+    // RFC 9562's own example: "www.example.com" in the DNS namespace.
+    expect(uuidV5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    const store = await open();
+    const uuid = randomUUID();
+    const upper = randomUUID().toUpperCase();
+    await store.append('session-A', [testEvent(uuid), testEvent('s1-c0:0'), testEvent(upper)], { expectedRevision: 'no_stream' });
+
+    const raw = await rawRead(fake.connectionString, 'session-A');
+    expect(raw.map((e) => e.id)).toEqual([uuid, uuidV5('s1-c0:0', ONECLAW_EVENT_ID_NAMESPACE), uuidV5(upper, ONECLAW_EVENT_ID_NAMESPACE)]);
+    expect(kurrentEventId('s1-c0:0')).toBe(raw[1]?.id);
+    // Our envelope metadata, original id included, is the KurrentDB metadata.
+    expect(raw[1]?.metadata).toEqual(testEvent('s1-c0:0').metadata);
+    expect(raw.map((e) => e.isJson)).toEqual([true, true, true]);
+
+    const read = await store.readStream('session-A');
+    expect(read.map((e) => e.metadata.eventId)).toEqual([uuid, 's1-c0:0', upper]);
+    expect((await store.readAll()).map((e) => e.metadata.eventId)).toEqual([uuid, 's1-c0:0', upper]);
+  });
+
+  it('KurrentDB itself also sees a retry as the same events: the derived ids are stable across stores', async () => {
+    const first = await open();
+    const second = await open();
+    const batch = [testEvent('c7:0'), testEvent('c7:1')];
+    const written = await first.append('session-A', batch, { expectedRevision: 'no_stream' });
+    // Another replica (another client, another process) retrying the same command.
+    expect(await second.append('session-A', batch, { expectedRevision: 'no_stream' })).toEqual(written);
+    expect(userRecords(fake)).toHaveLength(2);
+  });
+
+  it('an outage is storage_unavailable on every call; nothing is half-written; the same append succeeds after', async () => {
+    const store = await open();
+    const first = await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
+    await fake.stop();
+
+    const batch = [testEvent('e2'), testEvent('e3')];
+    const error = await failure(store.append('session-A', batch, { expectedRevision: 0 }));
+    expect(error).toBeInstanceOf(StorageUnavailableError);
+    expect(error).toMatchObject({ code: 'storage_unavailable', details: { reason: 'unavailable', streamId: 'session-A' } });
+    expect(error.message).toContain('unavailable');
+    for (const call of [store.readStream('session-A'), store.readAll(), store.streamState('session-A')]) {
+      expect(await failure(call)).toMatchObject({ code: 'storage_unavailable', details: { reason: 'unavailable' } });
+    }
+
+    await fake.restart();
+    expect(userRecords(fake).map((r) => r.revision)).toEqual([0n]);
+    expect(await store.streamState('session-A')).toBe(0);
+    const retried = await store.append('session-A', batch, { expectedRevision: 0 });
+    expect(retried.nextExpectedRevision).toBe(2);
+    expect(await store.append('session-A', batch, { expectedRevision: 0 })).toEqual(retried);
+    expect((await store.readStream('session-A')).map((e) => e.metadata.eventId)).toEqual(['e1', 'e2', 'e3']);
+    expect((await store.readAll())[0]?.position).toBe(first.position);
+  });
+
+  it('an append the node answers with gRPC status 14 is storage_unavailable and writes nothing', async () => {
+    const store = await open();
+    await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
+    fake.failNext('append', grpcStatus.UNAVAILABLE);
+    const error = await failure(store.append('session-A', [testEvent('e2')], { expectedRevision: 0 }));
+    expect(error).toMatchObject({ code: 'storage_unavailable', details: { reason: 'unavailable', grpcCode: 14 } });
+    expect(userRecords(fake)).toHaveLength(1);
+  });
+
+  it('a deadline is storage_unavailable with an unknown outcome; retrying with the same ids does not duplicate', async () => {
+    const store = await open({ appendDeadlineMs: 100 });
+    await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
+    // The node commits long after the client gave up, as a slow real node can.
+    fake.delayNextAppend(800);
+    const batch = [testEvent('e2'), testEvent('e3')];
+    const error = await failure(store.append('session-A', batch, { expectedRevision: 0 }));
+    expect(error).toMatchObject({ code: 'storage_unavailable', details: { reason: 'deadline_exceeded' } });
+    expect(error.message).toContain('may or may not have been written');
+    await fake.whenIdle();
+    const retried = await store.append('session-A', batch, { expectedRevision: 0 });
+    const events = await store.readStream('session-A');
+    expect(events.map((e) => e.metadata.eventId)).toEqual(['e1', 'e2', 'e3']);
+    expect(retried).toEqual({ nextExpectedRevision: 2, position: events[2]?.position });
+  });
+
+  it("raw grpc-js errors (code 14, code 4) and the bridge's UnavailableError all map to storage_unavailable", () => {
+    const raw14 = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 });
+    const raw4 = Object.assign(new Error('4 DEADLINE_EXCEEDED: Deadline exceeded'), { code: 4 });
+    expect(toStoreError(raw14, 'append to', { appendBytes: 1 })).toMatchObject({
+      code: 'storage_unavailable',
+      details: { reason: 'unavailable', grpcCode: 14 },
+    });
+    expect(toStoreError(raw4, 'append to', { appendBytes: 1 })).toMatchObject({
+      code: 'storage_unavailable',
+      details: { reason: 'deadline_exceeded' },
+    });
+    expect(toStoreError(new UnavailableError(undefined, 'UnavailableError'), 'read')).toMatchObject({
+      code: 'storage_unavailable',
+      details: { reason: 'unavailable' },
+    });
+    expect(toStoreError(new Error('Failed to discover after 10 attempts.'), 'read')).toMatchObject({ code: 'storage_unavailable' });
+    const bug = new TypeError('not a storage problem');
+    expect(toStoreError(bug, 'read')).toBe(bug);
+  });
+
+  it("a node's max-append-size refusal is payload_too_large, like the adapter's own limit", async () => {
+    await fake.close();
+    fake = await startFakeKurrentDb({ maxAppendSize: 2048 });
+    const store = await open();
+    const error = await failure(store.append('session-A', [testEvent('e1', { big: 'x'.repeat(4096) })], { expectedRevision: 'no_stream' }));
+    expect(error).toBeInstanceOf(PayloadTooLargeError);
+    expect(error).toMatchObject({ code: 'payload_too_large', limit: 2048 });
+    expect(await store.streamState('session-A')).toBe('no_stream');
+  });
+
+  it('limits, serialization and names are checked before any I/O', async () => {
+    const store = await open({ maxAppendBytes: 1024 });
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const calls = { ...fake.calls };
+    const attempts: [Promise<unknown>, string][] = [
+      [store.append('session-A', [testEvent('e1', { big: 'x'.repeat(2000) })], { expectedRevision: 'no_stream' }), 'payload_too_large'],
+      [store.append('session-A', [testEvent('e1', circular)], { expectedRevision: 'no_stream' }), 'event_not_serializable'],
+      [store.append('session-A', [testEvent('e1', {}, '$SystemLooking')], { expectedRevision: 'no_stream' }), 'invalid_event'],
+      [store.append('$session-A', [testEvent('e1')], { expectedRevision: 'no_stream' }), 'invalid_event'],
+      [store.append('session-A', [testEvent('e1')], {} as never), 'invalid_expected_revision'],
+    ];
+    for (const [attempt, code] of attempts) expect(await failure(attempt)).toMatchObject({ code });
+    expect(fake.calls).toEqual(calls);
+  });
+
+  it('readAll leaves out system events; positions are KurrentDB commit positions (offsets, not counters)', async () => {
+    const store = await open();
+    expect(fake.records().some((r) => r.type.startsWith('$'))).toBe(true);
+    await store.append('session-A', [testEvent('a0')], { expectedRevision: 'no_stream' });
+    await store.append('session-B', [testEvent('b0'), testEvent('b1')], { expectedRevision: 'no_stream' });
+    const all = await store.readAll();
+    expect(all.map((e) => e.metadata.eventId)).toEqual(['a0', 'b0', 'b1']);
+    const logged = userRecords(fake);
+    expect(all.map((e) => e.position)).toEqual(logged.map((r) => Number(r.position)));
+    expect((all[1]?.position ?? 0) - (all[0]?.position ?? 0)).toBeGreaterThan(1);
+    expect((await store.readStream('session-B')).map((e) => e.position)).toEqual(all.slice(1).map((e) => e.position));
+  });
+
+  it("readAll from an offset inside a record (last position + 1), which KurrentDB refuses, reads from the next event", async () => {
+    const store = await open();
+    await store.append('session-A', [testEvent('a0'), testEvent('a1')], { expectedRevision: 'no_stream' });
+    await store.append('session-B', [testEvent('b0')], { expectedRevision: 'no_stream' });
+    const [first, second] = await store.readAll();
+    const readsBefore = fake.calls.read;
+    const rest = await store.readAll({ fromPosition: (first?.position ?? 0) + 1 });
+    expect(rest.map((e) => e.metadata.eventId)).toEqual(['a1', 'b0']);
+    // The node refused the offset first, then the store scanned back from the end.
+    expect(fake.calls.read).toBeGreaterThan(readsBefore + 1);
+    expect((await store.readAll({ fromPosition: (first?.position ?? 0) + 1, maxCount: 1 })).map((e) => e.metadata.eventId)).toEqual(['a1']);
+    expect(await store.readAll({ fromPosition: (second?.position ?? 0) * 1000 })).toEqual([]);
+  });
+
+  it("a retry is found in its own slot even when it is older than the idempotency window", async () => {
+    const store = await open({ idempotencyWindow: 2 });
+    const first = await store.append('session-A', [testEvent('e1'), testEvent('e2')], { expectedRevision: 'no_stream' });
+    await store.append('session-A', ['x', 'y', 'z', 'w'].map((id) => testEvent(id)), { expectedRevision: 1 });
+    expect(await store.append('session-A', [testEvent('e1'), testEvent('e2')], { expectedRevision: 'no_stream' })).toEqual(first);
+    const changed = await failure(store.append('session-A', [testEvent('e1', { other: true }), testEvent('e2')], { expectedRevision: 'no_stream' }));
+    expect(changed).toMatchObject({ code: 'idempotency_conflict', eventId: 'e1' });
+    expect(await store.streamState('session-A')).toBe(5);
+  });
+
+  it('a closed store refuses calls with storage_unavailable; closing twice is fine', async () => {
+    const store = await open();
+    await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
+    await store.close();
+    await store.close();
+    expect(await failure(store.readStream('session-A'))).toMatchObject({ code: 'storage_unavailable' });
+    expect(await failure(store.append('session-A', [testEvent('e2')], { expectedRevision: 0 }))).toMatchObject({ code: 'storage_unavailable' });
+  });
+});
+
+describe('KurrentDbEventStore.connect', () => {
+  it('a connection string the client cannot parse is invalid_config, with the fix and without the password', async () => {
+    for (const bad of ['mongodb://admin:s3cret@db:27017', 'kurrentdb://admin:s3cret@db:abc', 'kurrentdb://admin:s3cret@db:2113?tls=maybe', '']) {
+      const error = await failure(KurrentDbEventStore.connect(bad));
+      expect(error).toBeInstanceOf(KurrentDbConfigError);
+      expect(error.code).toBe('invalid_config');
+      expect(error.message).toContain('ONECLAW_KURRENTDB_CONNECTION_STRING');
+      expect(error.message).toContain('kurrentdb+discover://');
+      expect(error.message).not.toContain('s3cret');
+    }
+    expect((await failure(KurrentDbEventStore.connect('kurrentdb://db:abc'))).message).toContain('expected port number');
+  });
+
+  it('bad options are invalid_config', async () => {
+    for (const options of [{ streamPrefix: '$system-' }, { idempotencyWindow: 0 }, { appendDeadlineMs: -1 }, { maxAppendBytes: 1.5 }]) {
+      expect(await failure(KurrentDbEventStore.connect('kurrentdb://127.0.0.1:2113?tls=false', options))).toMatchObject({ code: 'invalid_config' });
+    }
+  });
+
+  it('does no I/O: an unreachable node shows up as storage_unavailable on the first call', async () => {
+    const fake = await startFakeKurrentDb();
+    const connectionString = fake.connectionString;
+    await fake.close();
+    const store = await KurrentDbEventStore.connect(connectionString);
+    try {
+      const error = await failure(store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' }));
+      expect(error).toMatchObject({ code: 'storage_unavailable', details: { reason: 'unavailable' } });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the fake KurrentDB follows KurrentDB rules for a plain client', () => {
+  let fake: FakeKurrentDb;
+  let client: KurrentDBClient;
+  beforeEach(async () => {
+    fake = await startFakeKurrentDb();
+    client = KurrentDBClient.connectionString(fake.connectionString);
+  });
+  afterEach(async () => {
+    await client.dispose();
+    await fake.close();
+  });
+  it('idempotent by event id at the same expected revision (ids only), conflicts carry the current revision', async () => {
+    const ids = [randomUUID(), randomUUID()];
+    const batch = ids.map((id) => jsonEvent({ id, type: 'T', data: { id } }));
+    const first = await client.appendToStream('s', batch, { streamState: 'no_stream' });
+    expect(first.nextExpectedRevision).toBe(1n);
+    // KurrentDB compares ids, not content: the "same" events with other data are acknowledged too.
+    const otherData = ids.map((id) => jsonEvent({ id, type: 'T', data: { other: true } }));
+    const again = await client.appendToStream('s', otherData, { streamState: 'no_stream' });
+    expect(again).toEqual(first);
+    const error = await failure(client.appendToStream('s', [jsonEvent({ type: 'T', data: {} })], { streamState: 0n }));
+    expect(error).toMatchObject({ type: 'wrong-expected-version', actualState: 1n, expectedState: 0n });
+    expect(fake.records().filter((r) => r.streamName === 's')).toHaveLength(2);
+  });
+});

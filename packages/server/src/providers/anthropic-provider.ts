@@ -1,0 +1,288 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from './model-provider';
+import { errorFromStreamError } from './http-failure';
+import {
+  badResponse,
+  parseEventData,
+  resolveTransportOptions,
+  streamWithRetries,
+  type ProviderTransportOptions,
+  type ResolvedTransportOptions,
+  type StreamDecoder,
+} from './provider-transport';
+import { requestTools } from './request-tools';
+import { asArgumentsObject, parseToolArguments } from './tool-arguments';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export interface AnthropicProviderOptions extends ProviderTransportOptions {
+  readonly apiKey?: string;
+  /** Default `https://api.anthropic.com`; the provider appends `/v1/messages`. */
+  readonly baseUrl?: string;
+  /** `max_tokens` when the request sets none; the API requires the field. Default 4096. */
+  readonly defaultMaxTokens?: number;
+}
+
+/** Signed reasoning blocks. The API rejects a tool-use follow-up that drops them, so they travel back verbatim. */
+export type AnthropicThinkingBlock =
+  | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
+  | { readonly type: 'redacted_thinking'; readonly data: string };
+
+/** `ProviderMetadata.data` of an Anthropic reply. */
+export interface AnthropicMetadata {
+  readonly blocks: readonly AnthropicThinkingBlock[];
+}
+
+/** Anthropic Messages API, streamed. */
+export class AnthropicProvider implements ModelProvider {
+  readonly name = 'anthropic' as const;
+  private readonly baseUrl: string;
+  private readonly transport: ResolvedTransportOptions;
+
+  constructor(private readonly options: AnthropicProviderOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.transport = resolveTransportOptions(options);
+  }
+
+  async complete(request: ModelRequest, handlers: ModelStreamHandlers = {}): Promise<ModelResponse> {
+    const apiKey = this.options.apiKey;
+    return streamWithRetries(
+      {
+        provider: 'anthropic',
+        url: `${this.baseUrl}/v1/messages`,
+        headers: { 'anthropic-version': ANTHROPIC_VERSION, ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+        body: this.buildBody(request),
+        secret: apiKey,
+        signal: request.signal,
+        onTextDelta: handlers.onTextDelta,
+        createDecoder: (emitText) => new AnthropicStreamDecoder(emitText, apiKey),
+      },
+      this.transport,
+    );
+  }
+
+  /** Exposed for tests and audit: exactly what is POSTed. */
+  buildBody(request: ModelRequest): Record<string, unknown> {
+    const tools = requestTools('anthropic', request.tools);
+    return {
+      model: request.model,
+      max_tokens: request.maxOutputTokens ?? this.options.defaultMaxTokens ?? 4096,
+      ...(request.system !== '' ? { system: request.system } : {}),
+      messages: toAnthropicMessages(request.messages),
+      ...(tools ? { tools } : {}),
+      stream: true,
+    };
+  }
+}
+
+interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: Record<string, unknown>[];
+}
+
+/**
+ * The API demands strict user/assistant alternation, so consecutive same-role entries are merged
+ * into one message: several tool results become one user message of `tool_result` blocks, and a
+ * user message right after them joins that same message.
+ */
+export function toAnthropicMessages(messages: readonly ChatMessage[]): AnthropicMessage[] {
+  const out: AnthropicMessage[] = [];
+  const append = (role: AnthropicMessage['role'], blocks: Record<string, unknown>[]): void => {
+    if (blocks.length === 0) return;
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        // The API rejects empty text blocks.
+        append('user', message.text === '' ? [] : [{ type: 'text', text: message.text }]);
+        break;
+      case 'assistant':
+        append('assistant', [
+          ...thinkingBlocksOf(message.providerMetadata),
+          ...(message.text === '' ? [] : [{ type: 'text', text: message.text }]),
+          ...message.toolCalls.map((call) => ({ type: 'tool_use', id: call.callId, name: call.toolName, input: asArgumentsObject(call.arguments) })),
+        ]);
+        break;
+      case 'tool':
+        append('user', [{ type: 'tool_result', tool_use_id: message.callId, content: message.content, is_error: message.isError }]);
+        break;
+    }
+  }
+  return out;
+}
+
+function thinkingBlocksOf(metadata: ProviderMetadata | undefined): Record<string, unknown>[] {
+  // Another provider's state means nothing here (e.g. a session whose provider changed).
+  if (metadata?.provider !== 'anthropic') return [];
+  const blocks = (metadata.data as Partial<AnthropicMetadata> | undefined)?.blocks;
+  return Array.isArray(blocks) ? blocks.map((block) => ({ ...block })) : [];
+}
+
+type OpenBlock =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool_use'; id: string; name: string; json: string; startInput: unknown }
+  | { kind: 'thinking'; thinking: string; signature: string }
+  | { kind: 'redacted_thinking'; data: string }
+  | { kind: 'other' };
+
+class AnthropicStreamDecoder implements StreamDecoder<ModelResponse> {
+  private readonly blocks = new Map<number, OpenBlock>();
+  private stopReason: string | undefined;
+  private stopped = false;
+  private inputTokens = 0;
+  private outputTokens = 0;
+
+  constructor(
+    private readonly emitText: (text: string) => void,
+    private readonly secret: string | undefined,
+  ) {}
+
+  onEvent(event: EventSourceMessage): void {
+    const data = parseEventData('anthropic', event);
+    if (typeof data !== 'object' || data === null) throw badResponse('anthropic', 'an event was not a JSON object');
+    const payload = data as AnthropicEvent;
+    const type = payload.type ?? event.event;
+    switch (type) {
+      case 'message_start': {
+        const usage = payload.message?.usage;
+        // Cached prompt tokens are reported apart; all of them were sent as input.
+        this.inputTokens = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
+        this.outputTokens = usage?.output_tokens ?? 0;
+        return;
+      }
+      case 'content_block_start':
+        this.blocks.set(this.indexOf(payload), this.openBlock(payload.content_block));
+        return;
+      case 'content_block_delta':
+        this.applyDelta(this.blockAt(payload), payload.delta);
+        return;
+      case 'content_block_stop':
+        this.blockAt(payload);
+        return;
+      case 'message_delta':
+        if (payload.delta?.stop_reason) this.stopReason = payload.delta.stop_reason;
+        if (typeof payload.usage?.output_tokens === 'number') this.outputTokens = payload.usage.output_tokens;
+        return;
+      case 'message_stop':
+        this.stopped = true;
+        return;
+      case 'error':
+        throw errorFromStreamError('anthropic', payload.error, this.secret);
+      default:
+        // ping, and event types added after this was written, carry nothing we need.
+        return;
+    }
+  }
+
+  finish(): ModelResponse {
+    if (!this.stopped) throw badResponse('anthropic', 'the stream ended before message_stop');
+    const ordered = [...this.blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
+    let text = '';
+    const toolCalls: ModelToolCall[] = [];
+    const thinking: AnthropicThinkingBlock[] = [];
+    for (const block of ordered) {
+      if (block.kind === 'text') text += block.text;
+      else if (block.kind === 'tool_use') {
+        toolCalls.push({ callId: block.id, toolName: block.name, arguments: block.json === '' ? (block.startInput ?? {}) : parseToolArguments(block.json) });
+      } else if (block.kind === 'thinking') thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+      else if (block.kind === 'redacted_thinking') thinking.push({ type: 'redacted_thinking', data: block.data });
+    }
+    const metadata: AnthropicMetadata = { blocks: thinking };
+    return {
+      text,
+      toolCalls,
+      usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens },
+      stopReason: this.stopReason ?? 'end_turn',
+      ...(thinking.length > 0 ? { providerMetadata: { provider: 'anthropic' as const, data: metadata } } : {}),
+    };
+  }
+
+  private openBlock(block: AnthropicEvent['content_block']): OpenBlock {
+    switch (block?.type) {
+      case 'text': {
+        const text = block.text ?? '';
+        this.emitText(text);
+        return { kind: 'text', text };
+      }
+      case 'tool_use':
+        if (!block.id || !block.name) throw badResponse('anthropic', 'a tool_use block had no id or name');
+        return { kind: 'tool_use', id: block.id, name: block.name, json: '', startInput: block.input };
+      case 'thinking':
+        return { kind: 'thinking', thinking: block.thinking ?? '', signature: block.signature ?? '' };
+      case 'redacted_thinking':
+        return { kind: 'redacted_thinking', data: block.data ?? '' };
+      default:
+        return { kind: 'other' };
+    }
+  }
+
+  private applyDelta(block: OpenBlock, delta: AnthropicEvent['delta']): void {
+    switch (delta?.type) {
+      case 'text_delta':
+        if (block.kind === 'text' && typeof delta.text === 'string') {
+          block.text += delta.text;
+          this.emitText(delta.text);
+        }
+        return;
+      case 'input_json_delta':
+        if (block.kind === 'tool_use' && typeof delta.partial_json === 'string') block.json += delta.partial_json;
+        return;
+      case 'thinking_delta':
+        if (block.kind === 'thinking' && typeof delta.thinking === 'string') block.thinking += delta.thinking;
+        return;
+      case 'signature_delta':
+        if (block.kind === 'thinking' && typeof delta.signature === 'string') block.signature += delta.signature;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private indexOf(payload: AnthropicEvent): number {
+    if (typeof payload.index !== 'number') throw badResponse('anthropic', `${payload.type ?? 'an'} event had no block index`);
+    return payload.index;
+  }
+
+  private blockAt(payload: AnthropicEvent): OpenBlock {
+    const block = this.blocks.get(this.indexOf(payload));
+    if (!block) throw badResponse('anthropic', `${payload.type ?? 'an'} event referred to block ${payload.index} that never started`);
+    return block;
+  }
+}
+
+interface AnthropicEvent {
+  readonly type?: string;
+  readonly index?: number;
+  readonly message?: {
+    readonly usage?: {
+      readonly input_tokens?: number;
+      readonly output_tokens?: number;
+      readonly cache_creation_input_tokens?: number;
+      readonly cache_read_input_tokens?: number;
+    };
+  };
+  readonly content_block?: {
+    readonly type?: string;
+    readonly text?: string;
+    readonly id?: string;
+    readonly name?: string;
+    readonly input?: unknown;
+    readonly thinking?: string;
+    readonly signature?: string;
+    readonly data?: string;
+  };
+  readonly delta?: {
+    readonly type?: string;
+    readonly text?: string;
+    readonly partial_json?: string;
+    readonly thinking?: string;
+    readonly signature?: string;
+    readonly stop_reason?: string | null;
+  };
+  readonly usage?: { readonly output_tokens?: number };
+  readonly error?: unknown;
+}

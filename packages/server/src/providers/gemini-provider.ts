@@ -1,0 +1,218 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from './model-provider';
+import { errorFromStreamError } from './http-failure';
+import { ProviderError } from './provider-error';
+import {
+  badResponse,
+  parseEventData,
+  resolveTransportOptions,
+  streamWithRetries,
+  type ProviderTransportOptions,
+  type ResolvedTransportOptions,
+  type StreamDecoder,
+} from './provider-transport';
+import { requestTools } from './request-tools';
+import { asArgumentsObject } from './tool-arguments';
+
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+export interface GeminiProviderOptions extends ProviderTransportOptions {
+  readonly apiKey?: string;
+  /** Default `https://generativelanguage.googleapis.com`; the provider appends `/v1beta/models/...`. */
+  readonly baseUrl?: string;
+}
+
+/**
+ * `ProviderMetadata.data` of a Gemini reply: the thought signatures seen on its parts. Gemini
+ * requires them back on the same parts in the next request of a function-calling turn.
+ */
+export interface GeminiMetadata {
+  /** Signature that came on a text part (replies without function calls). */
+  readonly textSignature?: string;
+  /** Signatures of functionCall parts, by the call id this provider generated. */
+  readonly callSignatures?: Readonly<Record<string, string>>;
+}
+
+/** Gemini generateContent, streamed as SSE. */
+export class GeminiProvider implements ModelProvider {
+  readonly name = 'gemini' as const;
+  private readonly baseUrl: string;
+  private readonly transport: ResolvedTransportOptions;
+
+  constructor(private readonly options: GeminiProviderOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.transport = resolveTransportOptions(options);
+  }
+
+  async complete(request: ModelRequest, handlers: ModelStreamHandlers = {}): Promise<ModelResponse> {
+    const apiKey = this.options.apiKey;
+    // The key goes in a header, never in the URL, so it cannot leak through logged URLs.
+    const model = encodeURIComponent(request.model.replace(/^models\//, ''));
+    return streamWithRetries(
+      {
+        provider: 'gemini',
+        url: `${this.baseUrl}/v1beta/models/${model}:streamGenerateContent?alt=sse`,
+        headers: apiKey ? { 'x-goog-api-key': apiKey } : {},
+        body: this.buildBody(request),
+        secret: apiKey,
+        signal: request.signal,
+        onTextDelta: handlers.onTextDelta,
+        createDecoder: (emitText) => new GeminiStreamDecoder(emitText, apiKey),
+      },
+      this.transport,
+    );
+  }
+
+  /** Exposed for tests and audit: exactly what is POSTed. */
+  buildBody(request: ModelRequest): Record<string, unknown> {
+    const tools = requestTools('gemini', request.tools);
+    return {
+      ...(request.system !== '' ? { systemInstruction: { parts: [{ text: request.system }] } } : {}),
+      contents: toGeminiContents(request.messages),
+      ...(tools ? { tools } : {}),
+      ...(request.maxOutputTokens !== undefined ? { generationConfig: { maxOutputTokens: request.maxOutputTokens } } : {}),
+    };
+  }
+}
+
+interface GeminiContent {
+  role: 'user' | 'model';
+  parts: Record<string, unknown>[];
+}
+
+/** Gemini pairs results with calls by name and order; consecutive results share one `user` content. */
+export function toGeminiContents(messages: readonly ChatMessage[]): GeminiContent[] {
+  const out: GeminiContent[] = [];
+  let resultsContent: GeminiContent | undefined;
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const part = {
+        functionResponse: { name: message.toolName, response: message.isError ? { error: message.content } : { result: message.content } },
+      };
+      if (resultsContent) resultsContent.parts.push(part);
+      else {
+        resultsContent = { role: 'user', parts: [part] };
+        out.push(resultsContent);
+      }
+      continue;
+    }
+    resultsContent = undefined;
+    if (message.role === 'user') {
+      out.push({ role: 'user', parts: [{ text: message.text }] });
+      continue;
+    }
+    const signatures = geminiSignaturesOf(message.providerMetadata);
+    const parts: Record<string, unknown>[] = [];
+    if (message.text !== '') parts.push(withSignature({ text: message.text }, signatures.textSignature));
+    for (const call of message.toolCalls) {
+      parts.push(withSignature({ functionCall: { name: call.toolName, args: asArgumentsObject(call.arguments) } }, signatures.callSignatures?.[call.callId]));
+    }
+    // Gemini rejects a content without parts; an empty assistant turn carries nothing anyway.
+    if (parts.length > 0) out.push({ role: 'model', parts });
+  }
+  return out;
+}
+
+function withSignature(part: Record<string, unknown>, signature: string | undefined): Record<string, unknown> {
+  return signature ? { ...part, thoughtSignature: signature } : part;
+}
+
+function geminiSignaturesOf(metadata: ProviderMetadata | undefined): GeminiMetadata {
+  if (metadata?.provider !== 'gemini' || typeof metadata.data !== 'object' || metadata.data === null) return {};
+  return metadata.data as GeminiMetadata;
+}
+
+/** Gemini has no call ids; these are unique within a reply and the same for the same reply. */
+export function geminiCallId(index: number, name: string): string {
+  return `gemini-${index}-${name}`;
+}
+
+class GeminiStreamDecoder implements StreamDecoder<ModelResponse> {
+  private text = '';
+  private readonly calls: ModelToolCall[] = [];
+  private textSignature: string | undefined;
+  private readonly callSignatures: Record<string, string> = {};
+  private finishReason: string | undefined;
+  private inputTokens = 0;
+  private outputTokens = 0;
+
+  constructor(
+    private readonly emitText: (text: string) => void,
+    private readonly secret: string | undefined,
+  ) {}
+
+  onEvent(event: EventSourceMessage): void {
+    const data = parseEventData('gemini', event);
+    if (typeof data !== 'object' || data === null) throw badResponse('gemini', 'a chunk was not a JSON object');
+    const chunk = data as GeminiChunk;
+    if (chunk.error !== undefined) throw errorFromStreamError('gemini', chunk.error, this.secret);
+    if (chunk.usageMetadata) {
+      const usage = chunk.usageMetadata;
+      this.inputTokens = usage.promptTokenCount ?? this.inputTokens;
+      // Thinking tokens are billed as output.
+      this.outputTokens = (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0) || this.outputTokens;
+    }
+    const blocked = chunk.promptFeedback?.blockReason;
+    if (blocked && !chunk.candidates?.length) {
+      throw new ProviderError('provider_bad_request', `Gemini blocked the prompt (${blocked}); rephrase the message or adjust the safety settings.`, {
+        provider: 'gemini',
+        blockReason: blocked,
+      });
+    }
+    const candidate = chunk.candidates?.find((c) => (c.index ?? 0) === 0);
+    if (!candidate) return;
+    for (const part of candidate.content?.parts ?? []) this.takePart(part);
+    if (candidate.finishReason) this.finishReason = candidate.finishReason;
+  }
+
+  finish(): ModelResponse {
+    if (this.finishReason === undefined) throw badResponse('gemini', 'the stream ended before a finishReason');
+    const metadata: GeminiMetadata = {
+      ...(this.textSignature ? { textSignature: this.textSignature } : {}),
+      ...(Object.keys(this.callSignatures).length > 0 ? { callSignatures: { ...this.callSignatures } } : {}),
+    };
+    return {
+      text: this.text,
+      toolCalls: this.calls,
+      usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens },
+      stopReason: this.finishReason,
+      ...(Object.keys(metadata).length > 0 ? { providerMetadata: { provider: 'gemini' as const, data: metadata } } : {}),
+    };
+  }
+
+  private takePart(part: GeminiPart): void {
+    if (part.functionCall) {
+      const name = part.functionCall.name;
+      if (!name) throw badResponse('gemini', 'a functionCall part had no name');
+      const callId = geminiCallId(this.calls.length, name);
+      this.calls.push({ callId, toolName: name, arguments: part.functionCall.args ?? {} });
+      if (part.thoughtSignature) this.callSignatures[callId] = part.thoughtSignature;
+      return;
+    }
+    // Thought summaries are not part of the answer.
+    if (part.thought) return;
+    if (typeof part.text === 'string') {
+      this.text += part.text;
+      this.emitText(part.text);
+    }
+    if (part.thoughtSignature) this.textSignature = part.thoughtSignature;
+  }
+}
+
+interface GeminiPart {
+  readonly text?: string;
+  readonly thought?: boolean;
+  readonly thoughtSignature?: string;
+  readonly functionCall?: { readonly name?: string; readonly args?: unknown };
+}
+
+interface GeminiChunk {
+  readonly error?: unknown;
+  readonly candidates?: readonly {
+    readonly index?: number;
+    readonly finishReason?: string;
+    readonly content?: { readonly parts?: readonly GeminiPart[] };
+  }[];
+  readonly usageMetadata?: { readonly promptTokenCount?: number; readonly candidatesTokenCount?: number; readonly thoughtsTokenCount?: number };
+  readonly promptFeedback?: { readonly blockReason?: string };
+}

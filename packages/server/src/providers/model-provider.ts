@@ -1,0 +1,76 @@
+import type { ProviderName, ToolPayload } from '@oneclaw/tool-registry';
+
+/**
+ * Opaque provider state kept with an assistant message and sent back on the next request of
+ * the same provider: Anthropic thinking blocks (signed, must be echoed in tool loops) and Gemini
+ * thought signatures. It is recorded in the `MessageSent` event so a replayed or restarted session
+ * rebuilds exactly the same request. Never holds secrets.
+ */
+export interface ProviderMetadata {
+  readonly provider: ProviderName;
+  readonly data: unknown;
+}
+
+export interface ModelToolCall {
+  readonly callId: string;
+  readonly toolName: string;
+  /** Parsed JSON object; `{}` when the model sent none. Unparseable OpenAI argument text is kept as the raw string. */
+  readonly arguments: unknown;
+}
+
+/** The conversation as the agent loop hands it over: provider-neutral, in order. */
+export type ChatMessage =
+  | { readonly role: 'user'; readonly text: string }
+  | {
+      readonly role: 'assistant';
+      readonly text: string;
+      readonly toolCalls: readonly ModelToolCall[];
+      readonly providerMetadata?: ProviderMetadata;
+    }
+  | {
+      readonly role: 'tool';
+      readonly callId: string;
+      readonly toolName: string;
+      /** What the model reads: the result text, or the error rendered for the model. */
+      readonly content: string;
+      readonly isError: boolean;
+    };
+
+export interface ModelRequest {
+  readonly model: string;
+  readonly system: string;
+  readonly messages: readonly ChatMessage[];
+  /** Already in this provider's wire format (tool-registry `ToolPayloads`); may hold no tools. */
+  readonly tools: ToolPayload;
+  readonly maxOutputTokens?: number;
+  /** Aborting it (turn cancelled, client gone) ends the HTTP request at once. */
+  readonly signal?: AbortSignal;
+}
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface ModelResponse {
+  readonly text: string;
+  readonly toolCalls: readonly ModelToolCall[];
+  readonly usage: TokenUsage;
+  /** The provider's own stop reason, as sent (e.g. `tool_calls`, `end_turn`, `STOP`). */
+  readonly stopReason: string;
+  readonly providerMetadata?: ProviderMetadata;
+}
+
+export interface ModelStreamHandlers {
+  /** Each piece of assistant text as it arrives. */
+  readonly onTextDelta?: (text: string) => void;
+}
+
+/**
+ * One LLM API. `complete` streams the reply (text deltas through the handler) and resolves to
+ * the whole reply, or rejects with a `ProviderError` (never a raw fetch or parse error).
+ */
+export interface ModelProvider {
+  readonly name: ProviderName;
+  complete(request: ModelRequest, handlers?: ModelStreamHandlers): Promise<ModelResponse>;
+}

@@ -1,0 +1,227 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { ToolPayload } from '@oneclaw/tool-registry';
+import { captureRejection } from '../testing/fake-model/capture-rejection';
+import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
+import type { ChatMessage, ModelRequest } from './model-provider';
+import { OpenAiCompatibleProvider } from './openai-compatible-provider';
+import { ProviderError } from './provider-error';
+
+const KEY = 'sk-test-OPENAI-secret-0123456789';
+const FAST = { maxRetries: 2, retryDelayCapMs: 1, retryBaseDelayMs: 1 };
+
+const TOOLS: ToolPayload = {
+  provider: 'openai',
+  tools: [
+    {
+      type: 'function',
+      function: { name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    },
+  ],
+};
+
+function request(messages: readonly ChatMessage[], extra: Partial<ModelRequest> = {}): ModelRequest {
+  return { model: 'gpt-test', system: 'You are terse.', messages, tools: TOOLS, ...extra };
+}
+
+const HELLO: ChatMessage[] = [{ role: 'user', text: 'Hello' }];
+
+async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await captureRejection(promise);
+  expect(error).toBeInstanceOf(ProviderError);
+  const providerError = error as ProviderError;
+  // The key must not leak through any error, whatever the server echoed.
+  expect(providerError.message).not.toContain(KEY);
+  expect(JSON.stringify(providerError.details)).not.toContain(KEY);
+  return providerError;
+}
+
+describe('S2 OpenAI-compatible provider against a loopback fake OpenAI server', () => {
+  let fake: FakeModelServer;
+  let provider: OpenAiCompatibleProvider;
+
+  beforeEach(async () => {
+    fake = await startFakeModelServer('openai', { apiKey: KEY });
+    provider = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST });
+  });
+  afterEach(() => fake.close());
+
+  it('streams text deltas in order and returns the whole reply with usage', async () => {
+    fake.enqueue(fakeReply.text(['Hel', 'lo, ', 'world', '!'], { inputTokens: 21, outputTokens: 4 }));
+    const deltas: string[] = [];
+    const reply = await provider.complete(request(HELLO), { onTextDelta: (t) => deltas.push(t) });
+    expect(deltas).toEqual(['Hel', 'lo, ', 'world', '!']);
+    expect(reply).toEqual({ text: 'Hello, world!', toolCalls: [], usage: { inputTokens: 21, outputTokens: 4 }, stopReason: 'stop' });
+    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(fake.requests[0]?.path).toBe('/v1/chat/completions');
+  });
+
+  it('accumulates tool calls whose arguments arrive in several chunks', async () => {
+    fake.enqueue({
+      text: 'Reading.',
+      toolCalls: [
+        { name: 'read_file', arguments: { path: 'notes/a very long file name.txt', encoding: 'utf8' } },
+        { name: 'read_file', arguments: { path: 'b.txt' } },
+      ],
+    });
+    const reply = await provider.complete(request(HELLO));
+    expect(reply.stopReason).toBe('tool_calls');
+    expect(reply.text).toBe('Reading.');
+    expect(reply.toolCalls).toEqual([
+      { callId: 'call_fake_1_0', toolName: 'read_file', arguments: { path: 'notes/a very long file name.txt', encoding: 'utf8' } },
+      { callId: 'call_fake_1_1', toolName: 'read_file', arguments: { path: 'b.txt' } },
+    ]);
+  });
+
+  it('encodes system, user, assistant tool calls and several tool results exactly', async () => {
+    fake.enqueue(fakeReply.text('ok'));
+    await provider.complete(
+      request(
+        [
+          { role: 'user', text: 'Read a and b' },
+          {
+            role: 'assistant',
+            text: '',
+            toolCalls: [
+              { callId: 'call_1', toolName: 'read_file', arguments: { path: 'a' } },
+              { callId: 'call_2', toolName: 'read_file', arguments: { path: 'b' } },
+            ],
+          },
+          { role: 'tool', callId: 'call_1', toolName: 'read_file', content: 'A text', isError: false },
+          { role: 'tool', callId: 'call_2', toolName: 'read_file', content: 'not_found: no such file b', isError: true },
+          { role: 'assistant', text: 'a says A text.', toolCalls: [] },
+          { role: 'user', text: 'Thanks' },
+        ],
+        { maxOutputTokens: 256 },
+      ),
+    );
+    expect(fake.requests[0]?.body).toEqual({
+      model: 'gpt-test',
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Read a and b' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } },
+            { id: 'call_2', type: 'function', function: { name: 'read_file', arguments: '{"path":"b"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'A text' },
+        { role: 'tool', tool_call_id: 'call_2', content: 'not_found: no such file b' },
+        { role: 'assistant', content: 'a says A text.' },
+        { role: 'user', content: 'Thanks' },
+      ],
+      tools: TOOLS.tools,
+      max_tokens: 256,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  it('omits the tools field when there are no tools and sends no auth header without a key', async () => {
+    const open = await startFakeModelServer('openai', { replies: [fakeReply.text('hi')] });
+    try {
+      const keyless = new OpenAiCompatibleProvider({ baseUrl: open.url, ...FAST });
+      await keyless.complete(request(HELLO, { tools: { provider: 'openai', tools: [] } }));
+      const sent = open.requests[0];
+      expect(sent?.headers.authorization).toBeUndefined();
+      expect(sent?.body).not.toHaveProperty('tools');
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('maps 401 to provider_auth_failed with a hint, without the key even when the server echoes it', async () => {
+    fake.enqueue(fakeReply.error(401, { message: `Incorrect API key provided: ${KEY}.` }));
+    const error = await providerError(provider.complete(request(HELLO)));
+    expect(error.code).toBe('provider_auth_failed');
+    expect(error.message).toContain('Check OPENAI_API_KEY');
+    expect(error.message).toContain('Incorrect API key provided');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('answers a wrong key with provider_auth_failed (the fake checks the Bearer header)', async () => {
+    const wrong = new OpenAiCompatibleProvider({ apiKey: 'sk-wrong', baseUrl: fake.url, ...FAST });
+    const error = await captureRejection(wrong.complete(request(HELLO)));
+    expect((error as ProviderError).code).toBe('provider_auth_failed');
+  });
+
+  it('retries a 429 that gives retry-after, then succeeds', async () => {
+    fake.enqueue(fakeReply.rateLimited(1), fakeReply.text('after the wait'));
+    const reply = await provider.complete(request(HELLO));
+    expect(reply.text).toBe('after the wait');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('gives up on a 429 that never ends after maxRetries with provider_rate_limited and the retry-after', async () => {
+    fake.enqueue(fakeReply.rateLimited(7), fakeReply.rateLimited(7), fakeReply.rateLimited(7), fakeReply.text('never reached'));
+    const error = await providerError(provider.complete(request(HELLO)));
+    expect(error.code).toBe('provider_rate_limited');
+    expect(error.message).toContain('wait and retry');
+    expect(error.details).toMatchObject({ status: 429, retryAfterMs: 7000, attempts: 3 });
+    expect(fake.requests).toHaveLength(3);
+    expect(fake.pendingReplies).toBe(1);
+  });
+
+  it('retries 500 and then fails with provider_unavailable', async () => {
+    fake.enqueue(fakeReply.error(500), fakeReply.error(502), fakeReply.error(503));
+    const error = await providerError(provider.complete(request(HELLO)));
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.details).toMatchObject({ status: 503, attempts: 3 });
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('maps another 4xx to provider_bad_request with the provider message, without retrying', async () => {
+    fake.enqueue(fakeReply.error(400, { message: 'The model `gpt-nope` does not exist' }));
+    const error = await providerError(provider.complete(request(HELLO)));
+    expect(error.code).toBe('provider_bad_request');
+    expect(error.message).toContain('The model `gpt-nope` does not exist');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('fails a malformed stream with provider_bad_response, without retrying', async () => {
+    fake.enqueue(fakeReply.malformed(), fakeReply.text('not used'));
+    const error = await providerError(provider.complete(request(HELLO)));
+    expect(error.code).toBe('provider_bad_response');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('fails a stream that ends before finish_reason with provider_bad_response', async () => {
+    fake.enqueue({ text: 'cut short', truncated: true });
+    const error = await providerError(provider.complete(request(HELLO)));
+    expect(error.code).toBe('provider_bad_response');
+  });
+
+  it('ends a hanging stream with provider_cancelled when the signal aborts mid-stream', async () => {
+    fake.enqueue(fakeReply.hang('partial answer'));
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const error = await providerError(
+      provider.complete(request(HELLO, { signal: controller.signal }), {
+        onTextDelta: (t) => {
+          deltas.push(t);
+          controller.abort();
+        },
+      }),
+    );
+    expect(error.code).toBe('provider_cancelled');
+    expect(deltas[0]).toBe('partial ');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('reports provider_timeout when the server goes silent', async () => {
+    fake.enqueue(fakeReply.hang());
+    const slow = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST, timeoutMs: 50 });
+    const error = await providerError(slow.complete(request(HELLO)));
+    expect(error.code).toBe('provider_timeout');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('fails loudly when the fake script ran out', async () => {
+    const error = await providerError(new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST, maxRetries: 0 }).complete(request(HELLO)));
+    expect(error.code).toBe('provider_unavailable');
+    expect(error.message).toContain('script ran out');
+  });
+});

@@ -1,0 +1,193 @@
+import type { EventSourceMessage } from 'eventsource-parser';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall } from './model-provider';
+import { errorFromStreamError } from './http-failure';
+import {
+  badResponse,
+  parseEventData,
+  resolveTransportOptions,
+  streamWithRetries,
+  type ProviderTransportOptions,
+  type ResolvedTransportOptions,
+  type StreamDecoder,
+} from './provider-transport';
+import { requestTools } from './request-tools';
+import { argumentsAsJsonText, parseToolArguments } from './tool-arguments';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+export interface OpenAiCompatibleProviderOptions extends ProviderTransportOptions {
+  /** Sent as a Bearer token when set; local servers (Ollama, llama.cpp) need none. */
+  readonly apiKey?: string;
+  /** Default `https://api.openai.com/v1`; the provider appends `/chat/completions`. */
+  readonly baseUrl?: string;
+  /**
+   * Body field for `maxOutputTokens`. OpenAI's current models only accept
+   * `max_completion_tokens`, while many compatible servers only know `max_tokens`, so the
+   * default follows the base URL.
+   */
+  readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+}
+
+/** OpenAI chat completions, streamed; also any compatible server (Ollama, vLLM, llama.cpp, OpenRouter). */
+export class OpenAiCompatibleProvider implements ModelProvider {
+  readonly name = 'openai' as const;
+  private readonly baseUrl: string;
+  private readonly transport: ResolvedTransportOptions;
+  private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
+
+  constructor(private readonly options: OpenAiCompatibleProviderOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.transport = resolveTransportOptions(options);
+    this.maxTokensField = options.maxTokensField ?? (this.baseUrl === OPENAI_DEFAULT_BASE_URL ? 'max_completion_tokens' : 'max_tokens');
+  }
+
+  async complete(request: ModelRequest, handlers: ModelStreamHandlers = {}): Promise<ModelResponse> {
+    const apiKey = this.options.apiKey;
+    return streamWithRetries(
+      {
+        provider: 'openai',
+        url: `${this.baseUrl}/chat/completions`,
+        headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+        body: this.buildBody(request),
+        secret: apiKey,
+        signal: request.signal,
+        onTextDelta: handlers.onTextDelta,
+        createDecoder: (emitText) => new OpenAiStreamDecoder(emitText, apiKey),
+      },
+      this.transport,
+    );
+  }
+
+  /** Exposed for tests and audit: exactly what is POSTed. */
+  buildBody(request: ModelRequest): Record<string, unknown> {
+    const tools = requestTools('openai', request.tools);
+    return {
+      model: request.model,
+      messages: toOpenAiMessages(request.system, request.messages),
+      ...(tools ? { tools } : {}),
+      ...(request.maxOutputTokens !== undefined ? { [this.maxTokensField]: request.maxOutputTokens } : {}),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+  }
+}
+
+export function toOpenAiMessages(system: string, messages: readonly ChatMessage[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if (system !== '') out.push({ role: 'system', content: system });
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        out.push({ role: 'user', content: message.text });
+        break;
+      case 'assistant':
+        if (message.toolCalls.length === 0) {
+          out.push({ role: 'assistant', content: message.text });
+        } else {
+          // OpenAI wants null, not '', when the turn is only tool calls.
+          out.push({
+            role: 'assistant',
+            content: message.text === '' ? null : message.text,
+            tool_calls: message.toolCalls.map((call) => ({
+              id: call.callId,
+              type: 'function',
+              function: { name: call.toolName, arguments: argumentsAsJsonText(call.arguments) },
+            })),
+          });
+        }
+        break;
+      case 'tool':
+        // No error flag in this API: `content` already reads as an error for the model.
+        out.push({ role: 'tool', tool_call_id: message.callId, content: message.content });
+        break;
+    }
+  }
+  return out;
+}
+
+interface PartialToolCall {
+  id: string;
+  name: string;
+  argumentsText: string;
+}
+
+class OpenAiStreamDecoder implements StreamDecoder<ModelResponse> {
+  private text = '';
+  private readonly calls = new Map<number, PartialToolCall>();
+  private finishReason: string | undefined;
+  private sawDone = false;
+  private inputTokens = 0;
+  private outputTokens = 0;
+
+  constructor(
+    private readonly emitText: (text: string) => void,
+    private readonly secret: string | undefined,
+  ) {}
+
+  onEvent(event: EventSourceMessage): void {
+    if (event.data.trim() === '[DONE]') {
+      this.sawDone = true;
+      return;
+    }
+    const chunk = parseEventData('openai', event);
+    if (typeof chunk !== 'object' || chunk === null) throw badResponse('openai', 'a chunk was not a JSON object');
+    const record = chunk as OpenAiChunk;
+    if (record.error !== undefined) throw errorFromStreamError('openai', record.error, this.secret);
+    if (record.usage) {
+      this.inputTokens = record.usage.prompt_tokens ?? this.inputTokens;
+      this.outputTokens = record.usage.completion_tokens ?? this.outputTokens;
+    }
+    // We never ask for n > 1, so the first choice is the reply.
+    const choice = record.choices?.find((c) => (c.index ?? 0) === 0);
+    if (!choice) return;
+    const delta = choice.delta ?? {};
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      this.text += delta.content;
+      this.emitText(delta.content);
+    }
+    for (const [position, piece] of (delta.tool_calls ?? []).entries()) {
+      const index = piece.index ?? position;
+      const call = this.calls.get(index) ?? { id: '', name: '', argumentsText: '' };
+      if (piece.id) call.id = piece.id;
+      if (piece.function?.name && call.name === '') call.name = piece.function.name;
+      if (typeof piece.function?.arguments === 'string') call.argumentsText += piece.function.arguments;
+      this.calls.set(index, call);
+    }
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+  }
+
+  finish(): ModelResponse {
+    // A cut connection has neither a finish reason nor [DONE]; a partial reply must not pass as whole.
+    if (this.finishReason === undefined && !this.sawDone) throw badResponse('openai', 'the stream ended before a finish_reason');
+    const toolCalls: ModelToolCall[] = [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, call]) => {
+        if (call.name === '') throw badResponse('openai', `tool call ${index} had no function name`);
+        // Some local servers omit ids; the loop needs one to pair the result with the call.
+        return { callId: call.id || `call_${index}`, toolName: call.name, arguments: parseToolArguments(call.argumentsText) };
+      });
+    return {
+      text: this.text,
+      toolCalls,
+      usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens },
+      stopReason: this.finishReason ?? 'stop',
+    };
+  }
+}
+
+interface OpenAiChunk {
+  readonly error?: unknown;
+  readonly usage?: { readonly prompt_tokens?: number; readonly completion_tokens?: number } | null;
+  readonly choices?: readonly {
+    readonly index?: number;
+    readonly finish_reason?: string | null;
+    readonly delta?: {
+      readonly content?: string | null;
+      readonly tool_calls?: readonly {
+        readonly index?: number;
+        readonly id?: string;
+        readonly function?: { readonly name?: string; readonly arguments?: string };
+      }[];
+    };
+  }[];
+}

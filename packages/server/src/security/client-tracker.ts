@@ -1,0 +1,74 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { DEFAULT_IPV6_SUBNET_PREFIX, ThrottlerGuard, normalizeIp } from '@nestjs/throttler';
+import { createHash } from 'node:crypto';
+import { tokensEqual } from './api-token';
+import { API_TOKEN, presentedToken } from './bearer-auth.guard';
+
+/**
+ * Injection token for a boolean, ONECLAW_TRUST_PROXY: when true the tracker uses Express's `req.ip`
+ * (which reads X-Forwarded-For per the app's `trust proxy` setting). Optional; default false.
+ */
+export const TRUST_PROXY = Symbol('TrustProxy');
+
+/** The parts of an Express request the tracker reads. */
+export interface TrackedRequest {
+  readonly ip?: string;
+  readonly socket?: { readonly remoteAddress?: string };
+  readonly method?: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly query?: unknown;
+}
+
+export interface ClientKeyOptions {
+  readonly trustProxy?: boolean;
+  /** When given, requests carrying this token get their own bucket per address. */
+  readonly apiToken?: string | undefined;
+  readonly ipv6SubnetPrefix?: number;
+}
+
+/**
+ * The rate-limit key of a request (API-08/API-09).
+ *
+ * The address is the TCP peer, not X-Forwarded-For: anyone can send that header, and a limiter
+ * that believes it is bypassed by rotating it. Only with `trustProxy` (a proxy we run sets it) is
+ * Express's `req.ip` used; the lead must then also `app.set('trust proxy', …)`, or `req.ip` is the
+ * socket address anyway. IPv6 addresses are grouped by /64 like the stock tracker, since one host
+ * usually owns a whole /64.
+ *
+ * A valid bearer token adds a hash of it to the key, so clients with different tokens behind one
+ * NAT are limited separately. Only a token that matches counts: otherwise sending a fresh random
+ * token per request would get a fresh bucket each time.
+ */
+export function clientKey(request: TrackedRequest, options: ClientKeyOptions = {}): string {
+  const address = (options.trustProxy === true ? request.ip : undefined) ?? request.socket?.remoteAddress ?? 'unknown';
+  const ip = normalizeIp(address, options.ipv6SubnetPrefix ?? DEFAULT_IPV6_SUBNET_PREFIX);
+  const token = options.apiToken === undefined ? undefined : presentedToken(request);
+  if (token === undefined || options.apiToken === undefined || !tokensEqual(token, options.apiToken)) return ip;
+  const tokenId = createHash('sha256').update(token, 'utf8').digest('base64url').slice(0, 16);
+  return `${ip}|${tokenId}`;
+}
+
+/**
+ * ThrottlerGuard with `clientKey` as its tracker. Wiring (AppModule):
+ *   imports: [ThrottlerModule.forRoot([{ ttl: 60_000, limit: config.rateLimitPerMinute }])],
+ *   providers: [
+ *     { provide: TRUST_PROXY, useValue: config.trustProxy },
+ *     { provide: APP_GUARD, useClass: ClientThrottlerGuard },   // before BearerAuthGuard
+ *     …
+ *   ]
+ * Do not set `getTracker` in ThrottlerModule options: it would replace this one.
+ */
+@Injectable()
+export class ClientThrottlerGuard extends ThrottlerGuard {
+  // Property injection keeps ThrottlerGuard's own constructor (and its injection tokens) intact.
+  @Optional() @Inject(TRUST_PROXY) private readonly trustProxy?: boolean;
+  @Optional() @Inject(API_TOKEN) private readonly apiToken?: string;
+
+  protected override async getTracker(request: Record<string, unknown>): Promise<string> {
+    return clientKey(request as unknown as TrackedRequest, {
+      trustProxy: this.trustProxy === true,
+      apiToken: this.apiToken,
+      ipv6SubnetPrefix: this.ipv6SubnetPrefix,
+    });
+  }
+}

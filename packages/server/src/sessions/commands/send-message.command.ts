@@ -1,0 +1,17 @@
+import { Command } from '@nestjs/cqrs';
+import type { TurnObserver } from '../../turns/turn-observer';
+import type { TurnResult } from '../../turns/turn-runner';
+
+/** A user message: runs one agent turn (or clears the session when the text is exactly `/clear`). */
+export class SendMessageCommand extends Command<TurnResult> {
+  constructor(
+    readonly sessionId: string,
+    readonly text: string,
+    readonly requestId: string | undefined,
+    readonly observer: TurnObserver | undefined,
+    /** Aborted when the HTTP client goes away. */
+    readonly signal: AbortSignal | undefined,
+  ) {
+    super();
+  }
+}

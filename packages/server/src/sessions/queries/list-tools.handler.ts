@@ -1,0 +1,30 @@
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { ToolRuntime } from '../../tools/tool-runtime';
+import { ListToolsQuery, type ToolSourceView, type ToolView } from './list-tools.query';
+
+const BUILT_IN_FILE = 'built-in';
+
+@QueryHandler(ListToolsQuery)
+export class ListToolsHandler implements IQueryHandler<ListToolsQuery> {
+  constructor(private readonly tools: ToolRuntime) {}
+
+  async execute(): Promise<readonly ToolSourceView[]> {
+    const registry = this.tools.registry;
+    const viewOf = (name: string): ToolView => {
+      const group = registry.groupOf(name);
+      return { name, description: registry.definition(name)?.description ?? '', ...(group !== undefined ? { group } : {}), enabled: registry.isToolEnabled(name) };
+    };
+    const builtIns = registry.toolNames().filter((name) => registry.get(name)?.source.kind === 'built-in');
+    const sources: ToolSourceView[] = [{ fileName: BUILT_IN_FILE, kind: 'built-in', tools: builtIns.map(viewOf), problems: [] }];
+    for (const file of this.tools.catalogue.files()) {
+      sources.push({
+        fileName: file.fileName,
+        kind: file.kind,
+        ...(file.group ? { group: file.group.name } : {}),
+        tools: file.toolNames.filter((n) => registry.has(n)).map(viewOf),
+        problems: file.problems.map((p) => ({ severity: p.severity, ...(p.tool ? { tool: p.tool } : {}), message: p.message })),
+      });
+    }
+    return sources;
+  }
+}

@@ -1,0 +1,127 @@
+import {
+  catchUp,
+  decide,
+  deterministicIds,
+  initialSessionState,
+  OneClawError,
+  replay,
+  sessionErrors,
+  sessionStreamId,
+  StreamRevisionConflictError,
+  type EventStore,
+  type RecordedEvent,
+  type SessionCommand,
+  type SessionEvent,
+  type SessionState,
+  type ToolCatalogue,
+} from '@oneclaw/core';
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A session as of one revision of its stream. */
+export interface SessionSnapshot {
+  readonly sessionId: string;
+  readonly state: SessionState;
+  /** Revision of the last event applied; 'no_stream' before the first. */
+  readonly revision: number | 'no_stream';
+}
+
+export interface Recorded extends SessionSnapshot {
+  /** What this command appended (empty when it changed nothing, e.g. a loaded group). */
+  readonly events: readonly SessionEvent[];
+}
+
+export interface RecordOptions {
+  /** Unique per command; event ids derive from it, so a retried append is idempotent. */
+  readonly commandId: string;
+  readonly correlationId?: string;
+  /** The caller's If-Match: refuse with 412 when the stream has moved past it. */
+  readonly expectedRevision?: number;
+}
+
+const MAX_CACHED_SESSIONS = 1000;
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Reads and writes sessions through the event store. Keeps each session's projection cached by
+ * revision: a read fetches only the events after the cached revision (from any writer, any
+ * replica) and folds them in, so a long session is not replayed from the start on every append.
+ * Every append carries the revision it decided on; on a conflict it catches up and decides again.
+ */
+export class SessionRepository {
+  private readonly cache = new Map<string, SessionSnapshot>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly catalogue: ToolCatalogue,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The session now (started or not). */
+  async load(sessionId: string): Promise<SessionSnapshot> {
+    assertSessionId(sessionId);
+    const cached = this.cache.get(sessionId) ?? { sessionId, state: initialSessionState, revision: 'no_stream' as const };
+    const fromRevision = cached.revision === 'no_stream' ? 0 : cached.revision + 1;
+    const fresh = await this.store.readStream(sessionStreamId(sessionId), { fromRevision });
+    if (fresh.length === 0) return cached;
+    return this.remember({ sessionId, state: catchUp(cached.state, fresh), revision: (fresh.at(-1) as RecordedEvent).revision });
+  }
+
+  /** A started session, or `session_not_found`. */
+  async get(sessionId: string): Promise<SessionSnapshot> {
+    const snapshot = await this.load(sessionId);
+    if (snapshot.state.status !== 'active') throw sessionErrors.notFound(sessionId);
+    return snapshot;
+  }
+
+  async record(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.load(sessionId);
+      if (options.expectedRevision !== undefined && current.revision !== options.expectedRevision) {
+        throw new OneClawError(
+          'precondition_failed',
+          `The session is at revision ${String(current.revision)}, not ${options.expectedRevision}: it changed since you read it. Read it again and retry.`,
+          { revision: current.revision },
+        );
+      }
+      // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
+      const idsOfAttempt = deterministicIds(options.commandId);
+      const events = decide(command, current.state, {
+        now: this.now,
+        newId: idsOfAttempt,
+        catalogue: this.catalogue,
+        ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+      });
+      if (events.length === 0) return { ...current, events };
+      try {
+        const result = await this.store.append(sessionStreamId(sessionId), events, { expectedRevision: current.revision });
+        const next = this.remember({
+          sessionId,
+          state: replay(events, current.state),
+          revision: result.nextExpectedRevision,
+        });
+        return { ...next, events };
+      } catch (error) {
+        if (!(error instanceof StreamRevisionConflictError) || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async events(sessionId: string): Promise<readonly RecordedEvent[]> {
+    assertSessionId(sessionId);
+    return this.store.readStream(sessionStreamId(sessionId));
+  }
+
+  private remember(snapshot: SessionSnapshot): SessionSnapshot {
+    this.cache.delete(snapshot.sessionId);
+    this.cache.set(snapshot.sessionId, snapshot);
+    if (this.cache.size > MAX_CACHED_SESSIONS) this.cache.delete(this.cache.keys().next().value as string);
+    return snapshot;
+  }
+}
+
+export function assertSessionId(sessionId: string): void {
+  if (!SESSION_ID.test(sessionId)) {
+    throw new OneClawError('invalid_session_id', 'A session id is 1 to 64 letters, digits, "-" or "_".', { sessionId: sessionId.slice(0, 80) });
+  }
+}

@@ -1,0 +1,73 @@
+/** What a fake model server answers to one request. Replies are served in script order. */
+export type FakeReply = FakeMessageReply | FakeErrorReply | FakeMalformedReply;
+
+export interface FakeToolCall {
+  readonly name: string;
+  readonly arguments: object;
+}
+
+export interface FakeUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** A normal streamed reply. All fields are optional: `{}` is an empty reply that still finishes. */
+export interface FakeMessageReply {
+  /** Streamed as several deltas: a string is cut after each space, an array gives the exact pieces. */
+  readonly text?: string | readonly string[];
+  /** Arguments are streamed in several pieces where the wire format allows it (OpenAI, Anthropic). */
+  readonly toolCalls?: readonly FakeToolCall[];
+  /** Default `{ inputTokens: 11, outputTokens: 7 }`. */
+  readonly usage?: FakeUsage;
+  /** Anthropic only: a signed thinking block before the text (signature `fake-thinking-signature-<n>`). */
+  readonly thinking?: string;
+  /** Gemini only: sent on the first functionCall part, or on the final text part when there are no calls. */
+  readonly thoughtSignature?: string;
+  /** Stream the content, then never finish and keep the connection open (cancel and timeout tests). */
+  readonly hang?: boolean;
+  /** Stream the content, then close the connection without finishing (a dropped reply). */
+  readonly truncated?: boolean;
+}
+
+/** An HTTP error answer. Without `body`, the provider's own error JSON shape is sent with `message`. */
+export interface FakeErrorReply {
+  readonly error: {
+    readonly status: number;
+    readonly body?: unknown;
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly message?: string;
+  };
+}
+
+/** A 200 stream whose data is not valid JSON, then the connection closes. */
+export interface FakeMalformedReply {
+  readonly malformed: true;
+}
+
+/** Shorthands for common replies. */
+export const fakeReply = {
+  text: (text: string | readonly string[], usage?: FakeUsage): FakeMessageReply => ({ text, ...(usage ? { usage } : {}) }),
+  toolCall: (name: string, args: object = {}, text?: string): FakeMessageReply => ({ toolCalls: [{ name, arguments: args }], ...(text ? { text } : {}) }),
+  toolCalls: (...calls: FakeToolCall[]): FakeMessageReply => ({ toolCalls: calls }),
+  error: (status: number, options: Omit<FakeErrorReply['error'], 'status'> = {}): FakeErrorReply => ({ error: { status, ...options } }),
+  rateLimited: (retryAfterSeconds = 0): FakeErrorReply => ({ error: { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } } }),
+  malformed: (): FakeMalformedReply => ({ malformed: true }),
+  hang: (text?: string | readonly string[]): FakeMessageReply => ({ hang: true, ...(text !== undefined ? { text } : {}) }),
+};
+
+export const DEFAULT_FAKE_USAGE: FakeUsage = { inputTokens: 11, outputTokens: 7 };
+
+/** "Hello brave world" -> ["Hello ", "brave ", "world"], so one reply arrives as several deltas. */
+export function textPieces(text: string | readonly string[] | undefined): string[] {
+  if (text === undefined) return [];
+  if (typeof text !== 'string') return [...text];
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+/** Cuts JSON text into three pieces so clients must accumulate tool arguments. */
+export function jsonPieces(value: object): string[] {
+  const json = JSON.stringify(value);
+  if (json.length < 3) return [json];
+  const third = Math.ceil(json.length / 3);
+  return [json.slice(0, third), json.slice(third, 2 * third), json.slice(2 * third)].filter((piece) => piece !== '');
+}

@@ -1,0 +1,17 @@
+export {
+  startFakeModelServer,
+  type FakeModelKind,
+  type FakeModelServer,
+  type FakeModelServerOptions,
+  type RecordedRequest,
+} from './fake-model-server';
+export {
+  fakeReply,
+  type FakeErrorReply,
+  type FakeMalformedReply,
+  type FakeMessageReply,
+  type FakeReply,
+  type FakeToolCall,
+  type FakeUsage,
+} from './fake-model/fake-reply';
+export { captureRejection } from './fake-model/capture-rejection';

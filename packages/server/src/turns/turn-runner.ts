@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { activeToolSet, OneClawError, type SessionCommand, type ToolCall, type TurnStopReason } from '@oneclaw/core';
+import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw/tool-registry';
+import { modelOf, type Agent, type AgentDirectory } from '../agents/agent-directory';
+import type { ModelProvider, ModelResponse, TokenUsage } from '../providers/model-provider';
+import type { SecretRedactor } from '../security/secret-redactor';
+import type { ProviderConfig } from '../server-config';
+import type { Recorded, SessionRepository, SessionSnapshot } from '../sessions/session-repository';
+import type { ToolRuntime } from '../tools/tool-runtime';
+import { toChatMessages } from './conversation';
+import { ignoreUpdates, type TurnObserver } from './turn-observer';
+import type { TurnRegistry } from './turn-registry';
+
+export interface TurnRequest {
+  readonly sessionId: string;
+  readonly text: string;
+  /** Idempotency: the same request id records the user message once. */
+  readonly requestId?: string;
+  readonly observer?: TurnObserver;
+  /** The HTTP client going away cancels the turn like CancelTurn. */
+  readonly signal?: AbortSignal;
+}
+
+export interface TurnResult {
+  readonly turnId: string;
+  readonly reason: TurnStopReason | 'cleared';
+  readonly detail: string;
+  readonly rounds: number;
+  readonly usage: TokenUsage;
+  /** The assistant's last text of the turn. */
+  readonly reply: string;
+  readonly revision: number | 'no_stream';
+}
+
+export interface TurnRunnerDeps {
+  readonly sessions: SessionRepository;
+  readonly tools: ToolRuntime;
+  readonly agents: AgentDirectory;
+  readonly turns: TurnRegistry;
+  readonly redactor: SecretRedactor;
+  /** Undefined when no provider is configured: a turn then fails before recording anything. */
+  readonly provider: { readonly config: ProviderConfig; readonly client: ModelProvider } | undefined;
+  /** Values tools read as `_env` (never recorded: results are redacted by value). */
+  readonly toolEnv: Readonly<Record<string, string>>;
+}
+
+export const CLEAR_COMMAND = '/clear';
+const PREVIEW_CHARS = 300;
+const ZERO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
+
+/**
+ * The agent loop: the SendMessage command. Records the user message, then per round: builds
+ * the system prompt (agent prompt + Available Tool Groups), takes the active tool set from the
+ * session projection, records `ModelRequested`, calls the model, records its reply, runs its
+ * tool calls, records each result and a `ToolGroupLoaded` for each successful load (so the
+ * group's tools are sent from the next round). Every step is an append with the revision it
+ * was decided on; a crash leaves a stream that replays to a consistent state, and the next turn
+ * records the unfinished calls as interrupted before it goes on.
+ */
+export class TurnRunner {
+  constructor(private readonly deps: TurnRunnerDeps) {}
+
+  async run(request: TurnRequest): Promise<TurnResult> {
+    const { sessions, turns } = this.deps;
+    const observer = request.observer ?? ignoreUpdates;
+    const turnId = request.requestId ?? randomUUID();
+    const session = await sessions.get(request.sessionId);
+
+    if (request.text.trim() === CLEAR_COMMAND) {
+      const cleared = await sessions.record(request.sessionId, { type: 'ClearSession', reason: 'user (/clear)' }, { commandId: `${turnId}:clear` });
+      observer({ type: 'session_cleared' });
+      return { turnId, reason: 'cleared', detail: 'The conversation was cleared: only core tools are loaded now.', rounds: 0, usage: ZERO_USAGE, reply: '', revision: cleared.revision };
+    }
+
+    if (request.requestId && session.state.messages.some((m) => m.messageId === `${turnId}-user`)) {
+      throw new OneClawError('duplicate_request', 'This message was already sent with the same Idempotency-Key; its turn has run. Use a new key for a new message.');
+    }
+    const agent = this.deps.agents.get(session.state.agentId ?? '');
+    const provider = this.deps.provider;
+    if (!provider) {
+      throw new OneClawError(
+        'provider_not_configured',
+        'No language model is configured. Set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server) and restart.',
+      );
+    }
+
+    const controller = turns.begin(request.sessionId, turnId);
+    const onOuterAbort = () => controller.abort(request.signal?.reason);
+    request.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    const turn = new Turn(this.deps, agent, provider, request.sessionId, turnId, controller.signal, observer);
+    try {
+      await turn.recordInterruptedCalls(session);
+      return await turn.run(request.text);
+    } finally {
+      request.signal?.removeEventListener('abort', onOuterAbort);
+      turns.end(request.sessionId, turnId);
+    }
+  }
+}
+
+/** One turn's working state: its step counter (for deterministic event ids), usage and rounds. */
+class Turn {
+  private step = 0;
+  private rounds = 0;
+  private usage: TokenUsage = ZERO_USAGE;
+  private reply = '';
+  private readonly allowed: ReadonlySet<string> | undefined;
+
+  constructor(
+    private readonly deps: TurnRunnerDeps,
+    private readonly agent: Agent,
+    private readonly provider: NonNullable<TurnRunnerDeps['provider']>,
+    private readonly sessionId: string,
+    private readonly turnId: string,
+    private readonly signal: AbortSignal,
+    private readonly observer: TurnObserver,
+  ) {
+    this.allowed = agent.allowedTools;
+  }
+
+  /** A turn cut off by a crash left calls without results; providers refuse such a history. */
+  async recordInterruptedCalls(session: SessionSnapshot): Promise<void> {
+    const pending: ToolCall[] = [...session.state.pendingToolCalls.values()];
+    if (pending.length === 0) return;
+    for (const call of pending) {
+      await this.record({
+        type: 'RecordToolResult',
+        messageId: `${this.turnId}-interrupted-${call.callId}`,
+        callId: call.callId,
+        toolName: call.toolName,
+        durationMs: 0,
+        status: 'error',
+        errorType: 'interrupted',
+        message: 'The server stopped before this call finished; it may or may not have run. Check before repeating it.',
+      });
+    }
+    await this.record({
+      type: 'RecordTurnFinished',
+      reason: 'interrupted',
+      detail: `The previous turn was interrupted (server stopped) with ${pending.length} tool call(s) unfinished.`,
+      rounds: 0,
+      usage: ZERO_USAGE,
+    });
+  }
+
+  async run(text: string): Promise<TurnResult> {
+    this.observer({ type: 'turn_started', sessionId: this.sessionId, turnId: this.turnId });
+    let session: SessionSnapshot = await this.record({ type: 'RecordUserMessage', messageId: `${this.turnId}-user`, text });
+    const breaker = new ToolLoopBreaker();
+    for (;;) {
+      if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
+      if (this.rounds >= this.agent.maxRounds) {
+        return this.finish('round_cap', `Stopped after ${this.rounds} model requests, this agent's round cap. Send another message to continue.`);
+      }
+      const active = activeToolSet(session.state, this.deps.tools.registry, this.allowed ? { allowedTools: this.allowed } : {});
+      const payload = this.deps.tools.payloads.build(this.provider.client.name, active);
+      const model = modelOf(this.agent, this.provider.config);
+      session = await this.record({
+        type: 'RecordModelRequest',
+        provider: this.provider.client.name,
+        model,
+        toolNames: payload.toolNames,
+        schemaTokens: payload.schemaTokens,
+      });
+      this.rounds += 1;
+      this.observer({ type: 'model_requested', round: this.rounds, toolNames: payload.toolNames, schemaTokens: payload.schemaTokens });
+
+      let response: ModelResponse;
+      try {
+        response = await this.provider.client.complete(
+          {
+            model,
+            system: this.systemPrompt(),
+            messages: toChatMessages(session.state.messages, this.provider.client.name),
+            tools: payload.payload,
+            signal: this.signal,
+          },
+          { onTextDelta: (delta) => this.observer({ type: 'text_delta', text: this.deps.redactor.redactText(delta) }) },
+        );
+      } catch (error) {
+        if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
+        const e = error as { code?: string; message?: string };
+        return this.finish('provider_error', this.deps.redactor.redactText(`The model API failed${e.code ? ` (${e.code})` : ''}: ${e.message ?? String(error)}`));
+      }
+      this.usage = {
+        inputTokens: this.usage.inputTokens + response.usage.inputTokens,
+        outputTokens: this.usage.outputTokens + response.usage.outputTokens,
+      };
+
+      const calls = response.toolCalls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments }));
+      const replyText = this.deps.redactor.redactText(response.text);
+      session = await this.record({
+        type: 'RecordAssistantMessage',
+        messageId: `${this.turnId}-assistant-${this.rounds}`,
+        text: replyText,
+        toolCalls: calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: this.recordedArguments(c.raw) })),
+        ...(response.providerMetadata ? { providerMetadata: response.providerMetadata } : {}),
+      });
+      this.observer({ type: 'assistant_message', messageId: `${this.turnId}-assistant-${this.rounds}`, text: replyText, toolCalls: calls.length });
+      if (replyText) this.reply = replyText;
+      if (calls.length === 0) return this.finish('completed', `Answered after ${this.rounds} model request(s).`);
+
+      for (const call of calls) {
+        this.observer({ type: 'tool_call_started', callId: call.callId, toolName: call.toolName, arguments: this.recordedArguments(call.raw) });
+      }
+      const outcomes = await this.deps.tools.engine.executeAll(
+        calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.raw })),
+        {
+          sessionId: this.sessionId,
+          activeToolNames: active,
+          loadedGroups: session.state.loadedGroups.map((g) => g.groupName),
+          env: this.deps.toolEnv,
+          signal: this.signal,
+          ...(this.allowed ? { allowedTools: this.allowed } : {}),
+        },
+      );
+      for (const outcome of outcomes) session = await this.recordOutcome(outcome);
+      const verdict = breaker.recordAll(outcomes);
+      if (verdict.stop) return this.finish('loop_breaker', this.deps.redactor.redactText(verdict.reason));
+    }
+  }
+
+  private async recordOutcome(outcome: ToolCallOutcome): Promise<SessionSnapshot> {
+    const redactor = this.deps.redactor;
+    const result = outcome.result;
+    const base = { messageId: `${this.turnId}-tool-${outcome.callId}`, callId: outcome.callId, toolName: outcome.toolName, durationMs: Math.round(outcome.durationMs) };
+    let session = await this.record(
+      result.status === 'success'
+        ? { type: 'RecordToolResult', ...base, status: 'success', result: redactor.redactText(result.result) }
+        : { type: 'RecordToolResult', ...base, status: 'error', errorType: result.errorType, message: redactor.redactText(result.message) },
+    );
+    const shown = result.status === 'success' ? redactor.redactText(result.result) : redactor.redactText(result.message);
+    this.observer({
+      type: 'tool_call_finished',
+      callId: outcome.callId,
+      toolName: outcome.toolName,
+      status: result.status,
+      durationMs: base.durationMs,
+      ...(result.status === 'error' ? { errorType: result.errorType } : {}),
+      preview: shown.slice(0, PREVIEW_CHARS),
+    });
+    if (outcome.toolName === LOAD_TOOL_GROUP && result.status === 'success') {
+      const groupName = String(outcome.arguments?.group_name ?? '').trim();
+      const loaded = await this.record({ type: 'LoadToolGroup', groupName, source: { kind: 'tool_call', callId: outcome.callId } });
+      session = loaded;
+      const event = loaded.events[0];
+      if (event?.type === 'ToolGroupLoaded') this.observer({ type: 'group_loaded', groupName, toolNames: event.data.toolNames });
+    }
+    return session;
+  }
+
+  private systemPrompt(): string {
+    const listing = this.deps.tools.prompt.render(this.allowed ? { allowedTools: this.allowed } : {});
+    return listing ? `${this.agent.systemPrompt}\n\n${listing}` : this.agent.systemPrompt;
+  }
+
+  /** What the event keeps of a call's arguments: the parsed object (redacted), or `{}` when the model sent no valid object. */
+  private recordedArguments(raw: unknown): Readonly<Record<string, unknown>> {
+    const parsed = typeof raw === 'string' ? safeParse(raw) : raw;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return this.deps.redactor.redactValue(parsed) as Record<string, unknown>;
+  }
+
+  private async finish(reason: TurnStopReason, detail: string): Promise<TurnResult> {
+    const done = await this.record({ type: 'RecordTurnFinished', reason, detail, rounds: this.rounds, usage: this.usage });
+    this.observer({ type: 'turn_finished', reason, detail, rounds: this.rounds, usage: this.usage, revision: done.revision });
+    return { turnId: this.turnId, reason, detail, rounds: this.rounds, usage: this.usage, reply: this.reply, revision: done.revision };
+  }
+
+  private record(command: SessionCommand): Promise<Recorded> {
+    this.step += 1;
+    return this.deps.sessions.record(this.sessionId, command, { commandId: `${this.sessionId}:${this.turnId}:${this.step}`, correlationId: this.turnId });
+  }
+}
+
+function cancelDetail(signal: AbortSignal): string {
+  const reason = signal.reason as { message?: string } | undefined;
+  return `The turn was cancelled${reason?.message ? ` (${reason.message})` : ''}.`;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
