@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { expectProviderError } from '../testing/expect-provider-error';
 import type { ToolPayload } from '@oneclaw/tool-registry';
 import { captureRejection } from '../testing/fake-model/capture-rejection';
 import { fakeReply } from '../testing/fake-model/fake-reply';
@@ -21,14 +22,7 @@ function request(messages: readonly ChatMessage[], extra: Partial<ModelRequest> 
 
 const HELLO: ChatMessage[] = [{ role: 'user', text: 'Hello' }];
 
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await captureRejection(promise);
-  expect(error).toBeInstanceOf(ProviderError);
-  const providerError = error as ProviderError;
-  expect(providerError.message).not.toContain(KEY);
-  expect(JSON.stringify(providerError.details)).not.toContain(KEY);
-  return providerError;
-}
+const providerError = (promise: Promise<unknown>): Promise<ProviderError> => expectProviderError(promise, KEY);
 
 describe('S2 Gemini provider against a loopback fake Gemini server', () => {
   let fake: FakeModelServer;

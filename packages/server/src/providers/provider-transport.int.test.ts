@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { expectProviderError } from '../testing/expect-provider-error';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { captureRejection } from '../testing/fake-model/capture-rejection';
@@ -45,14 +46,7 @@ const dropSocket: Handler = (req) => req.socket.destroy();
 
 const REQUEST: ModelRequest = { model: 'm', system: '', messages: [{ role: 'user', text: 'hi' }], tools: { provider: 'openai', tools: [] } };
 
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await captureRejection(promise);
-  expect(error).toBeInstanceOf(ProviderError);
-  const providerError = error as ProviderError;
-  expect(providerError.message).not.toContain(KEY);
-  expect(JSON.stringify(providerError.details)).not.toContain(KEY);
-  return providerError;
-}
+const providerError = (promise: Promise<unknown>): Promise<ProviderError> => expectProviderError(promise, KEY);
 
 describe('S2 provider transport (retries, connection failures, cancellation) against loopback fake servers', () => {
   const cleanups: (() => Promise<void>)[] = [];
