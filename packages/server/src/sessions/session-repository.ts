@@ -50,6 +50,8 @@ const MAX_ATTEMPTS = 5;
  */
 export class SessionRepository {
   private readonly cache = new Map<string, SessionSnapshot>();
+  /** Per session, the tail of the queue of writes: this server writes one command at a time per session. */
+  private readonly writing = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly store: EventStore,
@@ -74,7 +76,22 @@ export class SessionRepository {
     return snapshot;
   }
 
-  async record(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
+  /**
+   * Decides and appends one command. Writes to one session from this server queue up, so they
+   * never conflict with each other; a conflict can only come from another replica, and is
+   * retried from fresh state a bounded number of times, then thrown (409).
+   */
+  record(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
+    const previous = this.writing.get(sessionId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.recordNow(sessionId, command, options));
+    this.writing.set(sessionId, next);
+    void next.finally(() => {
+      if (this.writing.get(sessionId) === next) this.writing.delete(sessionId);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async recordNow(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.load(sessionId);
       if (options.expectedRevision !== undefined && current.revision !== options.expectedRevision) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { activeToolSet, OneClawError, type SessionCommand, type ToolCall, type TurnStopReason } from '@oneclaw/core';
+import { activeToolSet, OneClawError, SessionRuleError, type SessionCommand, type ToolCall, type TurnStopReason } from '@oneclaw/core';
 import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw/tool-registry';
 import { modelOf, type Agent, type AgentDirectory } from '../agents/agent-directory';
 import type { ModelProvider, ModelResponse, TokenUsage } from '../providers/model-provider';
@@ -223,7 +223,8 @@ class Turn {
   private async recordOutcome(outcome: ToolCallOutcome): Promise<SessionSnapshot> {
     const redactor = this.deps.redactor;
     const result = outcome.result;
-    const base = { messageId: `${this.turnId}-tool-${outcome.callId}`, callId: outcome.callId, toolName: outcome.toolName, durationMs: Math.round(outcome.durationMs) };
+    // The round is part of the id: Gemini's call ids (which we make up) repeat across rounds.
+    const base = { messageId: `${this.turnId}-tool-${this.rounds}-${outcome.callId}`, callId: outcome.callId, toolName: outcome.toolName, durationMs: Math.round(outcome.durationMs) };
     let session = await this.record(
       result.status === 'success'
         ? { type: 'RecordToolResult', ...base, status: 'success', result: redactor.redactText(result.result) }
@@ -241,10 +242,16 @@ class Turn {
     });
     if (outcome.toolName === LOAD_TOOL_GROUP && result.status === 'success') {
       const groupName = String(outcome.arguments?.group_name ?? '').trim();
-      const loaded = await this.record({ type: 'LoadToolGroup', groupName, source: { kind: 'tool_call', callId: outcome.callId } });
-      session = loaded;
-      const event = loaded.events[0];
-      if (event?.type === 'ToolGroupLoaded') this.observer({ type: 'group_loaded', groupName, toolNames: event.data.toolNames });
+      try {
+        const loaded = await this.record({ type: 'LoadToolGroup', groupName, source: { kind: 'tool_call', callId: outcome.callId } });
+        session = loaded;
+        const event = loaded.events[0];
+        if (event?.type === 'ToolGroupLoaded') this.observer({ type: 'group_loaded', groupName, toolNames: event.data.toolNames });
+      } catch (error) {
+        // The group vanished between the tool's answer and the record (its JS file was removed):
+        // the model already has the tool result; the next request simply lacks the group.
+        if (!(error instanceof SessionRuleError)) throw error;
+      }
     }
     return session;
   }

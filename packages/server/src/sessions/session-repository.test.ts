@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import { InMemoryEventStore, sessionStreamId, type EventStore, type RecordedEvent } from '@oneclaw/core';
+import { testCatalogue } from '@oneclaw/core/testing';
+import { SessionRepository } from './session-repository';
+
+/** Counts events read, to see that a cached session reads only what is new. */
+function countingStore(inner: EventStore): { store: EventStore; read: () => number } {
+  let read = 0;
+  const store: EventStore = {
+    append: (s, e, o) => inner.append(s, e, o),
+    readStream: async (s, o) => {
+      const events = await inner.readStream(s, o);
+      read += events.length;
+      return events;
+    },
+    readAll: (o) => inner.readAll(o),
+    streamState: (s) => inner.streamState(s),
+    close: () => inner.close(),
+  };
+  return { store, read: () => read };
+}
+
+describe('SessionRepository: cached projection keyed by revision, appends with the expected revision', () => {
+  it('reads only the events after its cached revision, including those another writer (replica) appended', async () => {
+    const inner = new InMemoryEventStore();
+    const { store, read } = countingStore(inner);
+    const mine = new SessionRepository(store, testCatalogue());
+    const other = new SessionRepository(inner, testCatalogue());
+    await mine.record('s', { type: 'StartSession', sessionId: 's', agentId: 'a' }, { commandId: 'c1' });
+    for (let i = 0; i < 10; i++) await mine.record('s', { type: 'RecordUserMessage', messageId: `m${i}`, text: `t${i}` }, { commandId: `m${i}` });
+    const before = read();
+    await other.record('s', { type: 'RecordUserMessage', messageId: 'x', text: 'from another replica' }, { commandId: 'x' });
+    const snapshot = await mine.get('s');
+    expect(read() - before).toBe(1);
+    expect(snapshot.revision).toBe(11);
+    expect(snapshot.state.messages.at(-1)).toMatchObject({ text: 'from another replica' });
+  });
+
+  it('S5 concurrent writers on one session: every command lands once, revisions contiguous, nothing interleaved or lost', async () => {
+    const store = new InMemoryEventStore();
+    const writers = [new SessionRepository(store, testCatalogue()), new SessionRepository(store, testCatalogue())];
+    await writers[0]!.record('s', { type: 'StartSession', sessionId: 's', agentId: 'a' }, { commandId: 'start' });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        writers[i % 2]!.record('s', { type: 'RecordUserMessage', messageId: `m${i}`, text: `t${i}` }, { commandId: `m${i}` }),
+      ),
+    );
+    const events = (await store.readStream(sessionStreamId('s'))) as RecordedEvent<{ type: string; data: { text?: string }; metadata: never }>[];
+    expect(events.map((e) => e.revision)).toEqual(events.map((_, i) => i));
+    expect(new Set(events.slice(1).map((e) => e.data.text)).size).toBe(20);
+  });
+
+  it('API-12 a stale expected revision (If-Match) is refused with precondition_failed and records nothing', async () => {
+    const store = new InMemoryEventStore();
+    const repo = new SessionRepository(store, testCatalogue());
+    await repo.record('s', { type: 'StartSession', sessionId: 's', agentId: 'a' }, { commandId: 'start' });
+    await repo.record('s', { type: 'RecordUserMessage', messageId: 'm', text: 't' }, { commandId: 'm' });
+    await expect(repo.record('s', { type: 'ClearSession', reason: 'user' }, { commandId: 'c', expectedRevision: 0 })).rejects.toMatchObject({
+      code: 'precondition_failed',
+    });
+    expect(await store.readStream(sessionStreamId('s'))).toHaveLength(2);
+    await repo.record('s', { type: 'ClearSession', reason: 'user' }, { commandId: 'c', expectedRevision: 1 });
+    expect(await store.readStream(sessionStreamId('s'))).toHaveLength(3);
+  });
+});
