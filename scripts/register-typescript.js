@@ -10,7 +10,13 @@ require.extensions['.ts'] = (module, filename) => {
   const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
     filename,
     sourceMaps: 'inline',
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    // Same settings as jest.preset.js: Nest needs decorators with their metadata.
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
     module: { type: 'commonjs' },
   });
   module._compile(code, filename);
