@@ -1,0 +1,505 @@
+/**
+ * F5 (issue 5): turn overhead with a fake model that answers instantly (one tool call, then
+ * text), and throughput with 50 concurrent sessions, then a check that no event was lost.
+ *   pnpm --filter @oneclaw/server bench   (… && node dist/bench/turn.bench.js)
+ *
+ * 1. Sequential turns over HTTP (POST /api/sessions/:id/messages, JSON mode) against a server
+ *    booted with startTestServer (SQLite store in a temp dir, provider openai pointing at the
+ *    instant fake), for both JS tool runners. Per turn the time is split into store, session
+ *    repository, prompt/payload build, model call, tool engine and "HTTP + rest".
+ * 2. The same turns through TurnRunner.run directly (no HTTP, no Nest): the in-process baseline.
+ * 3. autocannon, 50 connections, each request on a session no other request is using, ~10 s;
+ *    then every session's events are read back and checked against the answered turns.
+ * Environment: BENCH_TURNS (200), BENCH_WARMUP (20), BENCH_SECONDS (10).
+ */
+import 'reflect-metadata';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import type { RecordedEvent } from '@oneclaw/core';
+import { createBridgeHost, InProcessJsRunner, type ClosableBridgeHost, type JsRunner } from '@oneclaw/js-tools';
+import { BUILTIN_JS_LIB_FOLDER } from '@oneclaw/tools-assets';
+import Database from 'better-sqlite3';
+import { AgentDirectory, DEFAULT_AGENT_ID } from '../agents/agent-directory';
+import { SqliteEventStore } from '../persistence/sqlite-event-store';
+import { createModelProvider } from '../providers/create-model-provider';
+import { SecretRedactor } from '../security/secret-redactor';
+import { loadServerConfig, secretsOf } from '../server-config';
+import { SessionRepository } from '../sessions/session-repository';
+import { startTestServer, TEST_API_TOKEN, type TestServer } from '../testing/test-server';
+import { dataPaths, ToolRuntime } from '../tools/tool-runtime';
+import { TurnRegistry } from '../turns/turn-registry';
+import { TurnRunner } from '../turns/turn-runner';
+import { INSTANT_TEXT, startInstantModel, type InstantModel } from './instant-model';
+import { instrument, PartClock, PARTS, summarize, timedEventStore, type Part, type PartTimes, type Summary } from './part-clock';
+
+const TURNS = Number(process.env.BENCH_TURNS ?? 200);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const TURNS_PER_SESSION = 20;
+const CONNECTIONS = 50;
+const MODEL_KEY = 'sk-bench-instant-model-key';
+const MESSAGE = 'What time is it in UTC?';
+
+type RunnerKind = 'in-process' | 'worker';
+const RUNNER_LABEL: Record<RunnerKind, string> = { 'in-process': 'in-process QuickJS runner', worker: 'worker-thread runner (server default)' };
+
+interface Turns {
+  readonly totals: number[];
+  readonly parts: PartTimes[];
+  /** EventStore calls per timed turn, by method. */
+  storeCalls?: string;
+  /** JSON response bytes of a session's first and last timed turn (HTTP only). */
+  bytes?: { first: number; last: number };
+}
+
+interface StoreCounters {
+  readonly calls: Readonly<Record<string, number>>;
+  readonly ms: Readonly<Record<string, number>>;
+}
+
+const storeCounters = (clock: PartClock): StoreCounters => ({ calls: { ...clock.storeCalls }, ms: { ...clock.storeMs } });
+
+/** "7 append (2.10 ms) + 9 readStream (1.20 ms)": calls and time per turn, on average. */
+function storeCallsPerTurn(clock: PartClock, before: StoreCounters, turns: number): string {
+  return Object.entries(clock.storeCalls)
+    .map(([method, n]) => [method, (n - (before.calls[method] ?? 0)) / turns, ((clock.storeMs[method] ?? 0) - (before.ms[method] ?? 0)) / turns] as const)
+    .filter(([, n]) => n > 0)
+    .map(([method, n, time]) => `${n.toFixed(n % 1 === 0 ? 0 : 1)} ${method} (${ms(time)})`)
+    .join(' + ');
+}
+
+const ms = (n: number): string => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : '–');
+const tmp = (prefix: string): string => mkdtempSync(path.join(os.tmpdir(), prefix));
+
+function serverEnv(model: InstantModel): Record<string, string> {
+  return {
+    ONECLAW_PROVIDER: 'openai',
+    OPENAI_API_KEY: MODEL_KEY,
+    OPENAI_BASE_URL: model.url,
+    ONECLAW_PROVIDER_MAX_RETRIES: '0',
+    // The default 600/min would answer 429 to a benchmark.
+    ONECLAW_RATE_LIMIT_PER_MINUTE: '1000000',
+  };
+}
+
+/** The in-process runner with the bridges the server would give the worker runner. */
+function inProcessRunner(dataDir: string): { runner: JsRunner; host: ClosableBridgeHost } {
+  const paths = dataPaths(dataDir);
+  mkdirSync(paths.files, { recursive: true });
+  const host = createBridgeHost({ filesRoot: paths.files, libraryFolders: [BUILTIN_JS_LIB_FOLDER, paths.userLib] });
+  return { runner: new InProcessJsRunner(host), host };
+}
+
+// ---------------------------------------------------------------- HTTP helpers
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function post(base: string, route: string, body: unknown): Promise<{ status: number; text: string }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${base}${route}`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${TEST_API_TOKEN}` },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function startSessionOverHttp(server: TestServer, sessionId: string): Promise<void> {
+  const res = await post(server.url, '/api/sessions', { sessionId });
+  if (res.status !== 201) throw new Error(`StartSession ${sessionId}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+}
+
+function checkTurn(result: { reason?: string; reply?: string; rounds?: number }, where: string): void {
+  if (result.reason !== 'completed' || result.reply !== INSTANT_TEXT || result.rounds !== 2) {
+    throw new Error(`${where}: unexpected turn result ${JSON.stringify(result).slice(0, 300)}`);
+  }
+}
+
+// ---------------------------------------------------------------- 1. sequential turns over HTTP
+
+async function sequentialOverHttp(server: TestServer, clock: PartClock, tag: string): Promise<Turns> {
+  let bytes = 0;
+  const turn = async (sessionId: string): Promise<number> => {
+    const started = performance.now();
+    const res = await post(server.url, `/api/sessions/${sessionId}/messages`, { text: MESSAGE });
+    const elapsed = performance.now() - started;
+    if (res.status !== 200) throw new Error(`SendMessage: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+    checkTurn(JSON.parse(res.text) as object, `turn over HTTP (${tag})`);
+    bytes = Buffer.byteLength(res.text);
+    return elapsed;
+  };
+  await startSessionOverHttp(server, `${tag}-warm`);
+  for (let i = 0; i < WARMUP; i++) await turn(`${tag}-warm`);
+  const out: Turns = { totals: [], parts: [] };
+  const before = storeCounters(clock);
+  const sizes = { first: 0, last: 0 };
+  for (let s = 0; out.totals.length < TURNS; s++) {
+    const sessionId = `${tag}-seq-${s}`;
+    await startSessionOverHttp(server, sessionId);
+    for (let t = 0; t < TURNS_PER_SESSION && out.totals.length < TURNS; t++) {
+      clock.begin();
+      const elapsed = await turn(sessionId);
+      out.parts.push(clock.end());
+      out.totals.push(elapsed);
+      if (s === 0 && t === 0) sizes.first = bytes;
+      if (s === 0) sizes.last = bytes;
+    }
+  }
+  out.storeCalls = storeCallsPerTurn(clock, before, out.totals.length);
+  out.bytes = sizes;
+  return out;
+}
+
+// ---------------------------------------------------------------- 2. the same turns, TurnRunner called directly
+
+async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: PartClock): Promise<Turns> {
+  const dataDir = tmp('oneclaw-f5-direct-');
+  const config = loadServerConfig({ ONECLAW_DATA_DIR: dataDir, ...serverEnv(model) });
+  const inProcess = kind === 'in-process' ? inProcessRunner(dataDir) : undefined;
+  const tools = ToolRuntime.start(config, { watchUserTools: false, ...(inProcess ? { runner: inProcess.runner } : {}) });
+  const store = SqliteEventStore.open(path.join(dataDir, 'events.db'), { maxAppendBytes: config.maxAppendBytes });
+  const sessions = new SessionRepository(timedEventStore(store, clock), tools.registry);
+  const redactor = new SecretRedactor();
+  for (const secret of secretsOf(config)) redactor.add(secret);
+  const provider = config.provider;
+  if (!provider?.baseUrl) throw new Error('no provider configured');
+  const runner = new TurnRunner({
+    sessions,
+    tools,
+    agents: AgentDirectory.load(config),
+    turns: new TurnRegistry(),
+    redactor,
+    toolEnv: config.toolEnv,
+    provider: { config: provider, client: createModelProvider({ kind: 'openai', apiKey: MODEL_KEY, baseUrl: provider.baseUrl, maxRetries: 0 }) },
+  });
+  const start = (sessionId: string) => sessions.record(sessionId, { type: 'StartSession', sessionId, agentId: DEFAULT_AGENT_ID }, { commandId: `start-${sessionId}` });
+  const turn = async (sessionId: string): Promise<number> => {
+    const started = performance.now();
+    const result = await runner.run({ sessionId, text: MESSAGE });
+    const elapsed = performance.now() - started;
+    checkTurn(result, `direct turn (${kind})`);
+    return elapsed;
+  };
+  try {
+    await start('warm');
+    for (let i = 0; i < WARMUP; i++) await turn('warm');
+    const out: Turns = { totals: [], parts: [] };
+    const before = storeCounters(clock);
+    for (let s = 0; out.totals.length < TURNS; s++) {
+      await start(`seq-${s}`);
+      for (let t = 0; t < TURNS_PER_SESSION && out.totals.length < TURNS; t++) {
+        clock.begin();
+        const elapsed = await turn(`seq-${s}`);
+        out.parts.push(clock.end());
+        out.totals.push(elapsed);
+      }
+    }
+    out.storeCalls = storeCallsPerTurn(clock, before, out.totals.length);
+    return out;
+  } finally {
+    await tools.close();
+    await store.close();
+    await inProcess?.host.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- 3. throughput, then the loss check
+
+interface Throughput {
+  readonly result: autocannon.Result;
+  readonly turnsPerConnection: number;
+  readonly check: LossCheck;
+  readonly poolMisses: number;
+  /** Latency of every request but each connection's first, timed from its setupRequest. */
+  readonly steady: Summary;
+}
+
+interface LossCheck {
+  readonly sessions: number;
+  readonly answered: number;
+  readonly turnsRecorded: number;
+  readonly expectedEvents: number;
+  readonly readBack: number;
+  readonly lost: number;
+  readonly extra: number;
+  readonly revisionGaps: number;
+  readonly turnsWithoutFinish: number;
+  readonly malformedTurns: number;
+  /** Distinct event patterns of the turns that did not match, with counts. */
+  readonly oddPatterns: string;
+}
+
+function runCannon(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+async function throughput(server: TestServer, tag: string, perTurn: readonly string[]): Promise<Throughput> {
+  const ids = Array.from({ length: CONNECTIONS }, (_, i) => `${tag}-load-${i}`);
+  for (const id of ids) await startSessionOverHttp(server, id);
+  // A session runs one turn at a time: each request takes a session no request in flight holds,
+  // and gives it back with its response (autocannon calls onResponse before the next setupRequest).
+  const free = [...ids];
+  const answered = new Map<string, number>(ids.map((id) => [id, 0]));
+  let poolMisses = 0;
+  let seenThisRun = new Set<string>();
+  let steady: number[] = [];
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKEN}` };
+  const request: autocannon.Request = {
+    method: 'POST',
+    headers,
+    setupRequest: (req, context) => {
+      const id = free.pop() ?? `${tag}-missing-${++poolMisses}`;
+      Object.assign(context, { sessionId: id, sentAt: performance.now() });
+      return { ...req, method: 'POST', headers, path: `/api/sessions/${id}/messages`, body: JSON.stringify({ text: MESSAGE }) };
+    },
+    onResponse: (status, _body, context) => {
+      const { sessionId: id, sentAt } = context as { sessionId?: string; sentAt?: number };
+      if (!id || !answered.has(id)) return;
+      if (status >= 200 && status < 300) answered.set(id, (answered.get(id) ?? 0) + 1);
+      // The pool hands a returned session straight back to the same connection (LIFO), so a
+      // session's first request in a run is its connection's first: built before the connection
+      // opened, it waits out the connection burst. Later ones are built right before being written.
+      if (sentAt !== undefined && seenThisRun.has(id)) steady.push(performance.now() - sentAt);
+      seenThisRun.add(id);
+      free.push(id);
+    },
+  };
+  const base = { url: server.url, connections: CONNECTIONS, pipelining: 1, timeout: 30, requests: [request] };
+  // Each connection stops after a fixed number of answered requests, so none is cut off in flight
+  // (a cut-off turn would record a cancellation). `amount` splits the total evenly over the
+  // connections; unlike maxConnectionRequests it also turns off autocannon's 10 s duration timer,
+  // which would otherwise close connections with turns in flight. First a warm-up run (the worker
+  // pool grows to 4 under load, and a new worker starts cold), then a probe run that sizes the
+  // main run for ~SECONDS.
+  await runCannon({ ...base, amount: 4 * CONNECTIONS });
+  const probe = await runCannon({ ...base, amount: 4 * CONNECTIONS });
+  const rate = probe.requests.total / (probe.duration || 1);
+  // A 4-request run is mostly ramp-up and ramp-down: a long run goes about a fifth faster.
+  const perConnection = Math.max(4, Math.round((1.2 * rate * SECONDS) / CONNECTIONS));
+  seenThisRun = new Set();
+  steady = [];
+  const result = await runCannon({ ...base, amount: perConnection * CONNECTIONS });
+  const check = await checkEvents(server, ids, answered, perTurn);
+  return { result, turnsPerConnection: perConnection, check, poolMisses, steady: summarize(steady) };
+}
+
+async function readEvents(server: TestServer, sessionId: string): Promise<RecordedEvent[]> {
+  const res = await server.api('GET', `/api/sessions/${sessionId}/events`);
+  if (res.status !== 200) throw new Error(`GetSessionEvents ${sessionId}: HTTP ${res.status}`);
+  return (res.body as { events: RecordedEvent[] }).events;
+}
+
+async function checkEvents(server: TestServer, ids: readonly string[], answered: ReadonlyMap<string, number>, perTurn: readonly string[]): Promise<LossCheck> {
+  let answeredTotal = 0;
+  let turnsRecorded = 0;
+  let expectedEvents = 0;
+  let readBack = 0;
+  let lost = 0;
+  let extra = 0;
+  let revisionGaps = 0;
+  let turnsWithoutFinish = 0;
+  let malformedTurns = 0;
+  const odd = new Map<string, number>();
+  for (const id of ids) {
+    const events = await readEvents(server, id);
+    const turns = answered.get(id) ?? 0;
+    const expected = 1 + turns * perTurn.length;
+    answeredTotal += turns;
+    expectedEvents += expected;
+    readBack += events.length;
+    lost += Math.max(0, expected - events.length);
+    extra += Math.max(0, events.length - expected);
+    events.forEach((e, i) => {
+      if (e.revision !== i) revisionGaps += 1;
+    });
+    if (events[0]?.type !== 'SessionStarted') malformedTurns += 1;
+    const byTurn = new Map<string, string[]>();
+    for (const e of events.slice(1)) {
+      const key = e.metadata.correlationId ?? '?';
+      byTurn.set(key, [...(byTurn.get(key) ?? []), e.type === 'TurnFinished' ? `TurnFinished:${String((e.data as { reason?: unknown }).reason)}` : e.type]);
+    }
+    turnsRecorded += byTurn.size;
+    for (const types of byTurn.values()) {
+      if (types.at(-1)?.startsWith('TurnFinished') !== true) turnsWithoutFinish += 1;
+      if (types.join() !== perTurn.join()) {
+        malformedTurns += 1;
+        odd.set(types.join(' '), (odd.get(types.join(' ')) ?? 0) + 1);
+      }
+    }
+  }
+  const oddPatterns = [...odd].map(([pattern, n]) => `${n}× [${pattern}]`).join('; ');
+  return { sessions: ids.length, answered: answeredTotal, turnsRecorded, expectedEvents, readBack, lost, extra, revisionGaps, turnsWithoutFinish, malformedTurns, oddPatterns };
+}
+
+/** The event types one turn records, read from the first warm-up turn. */
+async function eventsOfOneTurn(server: TestServer, sessionId: string): Promise<string[]> {
+  const events = await readEvents(server, sessionId);
+  const first = events[1]?.metadata.correlationId;
+  return events
+    .filter((e) => e.metadata.correlationId === first)
+    .map((e) => (e.type === 'TurnFinished' ? `TurnFinished:${String((e.data as { reason?: unknown }).reason)}` : e.type));
+}
+
+// ---------------------------------------------------------------- printing
+
+const PART_LABEL: Record<Part, string> = {
+  store: 'store (EventStore: SQLite appends + reads)',
+  repository: 'session repository excl. store (decide, fold, queue)',
+  prompt: 'prompt + payload build (ToolPayloads.build, prompt render, toChatMessages)',
+  model: 'model call (loopback fake: encode, fetch, SSE decode)',
+  engine: 'engine (executeAll: checks, validation, get_current_time in QuickJS)',
+};
+
+function splitTable(turns: Turns, restLabel: string): string[] {
+  const sum = summarize(turns.totals);
+  const lines = ['| part | p50 | p99 | share of total |', '|---|---:|---:|---:|'];
+  const rest = turns.totals.map((total, i) => total - PARTS.reduce((a, p) => a + (turns.parts[i]?.[p] ?? 0), 0));
+  const rows: [string, number[]][] = [...PARTS.map((p): [string, number[]] => [PART_LABEL[p], turns.parts.map((x) => x[p])]), [restLabel, rest]];
+  for (const [label, samples] of rows) {
+    const s = summarize(samples);
+    lines.push(`| ${label} | ${ms(s.p50)} | ${ms(s.p99)} | ${((100 * s.total) / sum.total).toFixed(1)}% |`);
+  }
+  lines.push(`| **whole turn** | **${ms(sum.p50)}** | **${ms(sum.p99)}** | 100% |`);
+  return lines;
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  const cpus = os.cpus();
+  const sqliteVersion = new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get() as string;
+  console.log(
+    `F5 turn overhead, ${new Date().toISOString()} · ${cpus[0]?.model ?? 'unknown CPU'} · ${cpus.length} cores · Node ${process.version} · ` +
+      `SQLite ${sqliteVersion} (WAL, synchronous=FULL, ${os.tmpdir()})`,
+  );
+  console.log(
+    `fake model: OpenAI-compatible SSE on loopback, own worker thread; reply 1 = get_current_time call, reply 2 = "${INSTANT_TEXT}". ` +
+      `${TURNS} turns after ${WARMUP} warm-up, ${TURNS_PER_SESSION} turns per session, JSON mode.`,
+  );
+
+  const model = await startInstantModel();
+  const clock = new PartClock();
+  const results: { kind: RunnerKind; http: Turns; direct: Turns; tool: number[]; cannon?: Throughput }[] = [];
+  let perTurn: string[] = [];
+  try {
+    for (const kind of ['in-process', 'worker'] as const) {
+      // 1. over HTTP, instrumented
+      const dataDir = tmp('oneclaw-f5-');
+      const inProcess = kind === 'in-process' ? inProcessRunner(dataDir) : undefined;
+      const sqlite = SqliteEventStore.open(path.join(dataDir, 'events.db'));
+      const server = await startTestServer({ dataDir, env: serverEnv(model), eventStore: timedEventStore(sqlite, clock), ...(inProcess ? { toolRunner: inProcess.runner } : {}) });
+      const restore = instrument(clock);
+      let httpTurns: Turns;
+      let tool: number[];
+      try {
+        httpTurns = await sequentialOverHttp(server, clock, kind);
+        perTurn = await eventsOfOneTurn(server, `${kind}-warm`);
+        const events = (await Promise.all(Array.from({ length: Math.ceil(TURNS / TURNS_PER_SESSION) }, (_, s) => readEvents(server, `${kind}-seq-${s}`)))).flat();
+        tool = events.filter((e) => e.type === 'MessageSent' && 'durationMs' in (e.data as object)).map((e) => Number((e.data as { durationMs?: unknown }).durationMs));
+        // 2. the same turns without HTTP and Nest
+        const direct = await sequentialDirect(kind, model, clock);
+        results.push({ kind, http: httpTurns, direct, tool });
+      } finally {
+        restore();
+        await server.close();
+        await inProcess?.host.close();
+      }
+
+      // 3. throughput on a fresh server, not instrumented
+      const loadDir = tmp('oneclaw-f5-load-');
+      const loadRunner = kind === 'in-process' ? inProcessRunner(loadDir) : undefined;
+      const loadServer = await startTestServer({ dataDir: loadDir, env: serverEnv(model), ...(loadRunner ? { toolRunner: loadRunner.runner } : {}) });
+      try {
+        await startSessionOverHttp(loadServer, 'ready');
+        await post(loadServer.url, '/api/sessions/ready/messages', { text: MESSAGE });
+        const last = results.at(-1);
+        if (last) last.cannon = await throughput(loadServer, kind, perTurn);
+      } finally {
+        await loadServer.close();
+        await loadRunner?.host.close();
+        rmSync(loadDir, { recursive: true, force: true });
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+
+    const fake = await model.stats();
+    console.log(`one turn records ${perTurn.length} events: ${perTurn.join(', ')}`);
+    console.log('');
+    for (const r of results) {
+      const http = summarize(r.http.totals);
+      const direct = summarize(r.direct.totals);
+      const tool = summarize(r.tool);
+      console.log(`### ${RUNNER_LABEL[r.kind]}`);
+      console.log('');
+      console.log(`Turn over HTTP, split (per-turn sums; p50s do not add up, shares do):`);
+      console.log('');
+      for (const line of splitTable(r.http, 'HTTP + rest (Nest, guards, body check, GetSession view, JSON, client)')) console.log(line);
+      console.log('');
+      console.log(`Same turn through TurnRunner.run (no HTTP, no Nest), split:`);
+      console.log('');
+      for (const line of splitTable(r.direct, 'rest (agent loop, activeToolSet, redaction, awaits)')) console.log(line);
+      console.log('');
+      console.log(`EventStore calls per turn: over HTTP ${r.http.storeCalls ?? '?'}; direct ${r.direct.storeCalls ?? '?'}`);
+      console.log(`tool durationMs recorded in the tool-result events: p50 ${tool.p50} ms, p99 ${tool.p99} ms (whole ms)`);
+      if (r.http.bytes) console.log(`JSON response (turn result + session view): ${r.http.bytes.first} bytes after turn 1, ${r.http.bytes.last} bytes after turn ${TURNS_PER_SESSION}`);
+      console.log(
+        `ours over HTTP vs in-process core loop: ${(http.p50 / direct.p50).toFixed(2)}× at p50 (${ms(http.p50)} vs ${ms(direct.p50)}), ` +
+          `${(http.p99 / direct.p99).toFixed(2)}× at p99 (${ms(http.p99)} vs ${ms(direct.p99)}); HTTP + Nest add ${ms(http.p50 - direct.p50)} at p50`,
+      );
+      const c = r.cannon;
+      if (c) {
+        const res = c.result;
+        console.log(
+          `throughput, ${CONNECTIONS} connections, one session each at a time, ${c.turnsPerConnection} turns per connection: ` +
+            `${(res.requests.total / res.duration).toFixed(1)} turns/s over ${res.duration.toFixed(1)} s (${res.requests.total} requests), ` +
+            `latency p50 ${res.latency.p50} ms, p90 ${res.latency.p90} ms, p99 ${res.latency.p99} ms, max ${res.latency.max} ms, non-2xx ${res.non2xx}, errors ${res.errors}, timeouts ${res.timeouts}` +
+            (c.poolMisses > 0 ? `, requests without a free session ${c.poolMisses}` : ''),
+        );
+        console.log(
+          `  same run without each connection's first request (${c.steady.n} requests, timed from setupRequest to onResponse): ` +
+            `p50 ${c.steady.p50.toFixed(0)} ms, p99 ${c.steady.p99.toFixed(0)} ms`,
+        );
+        const k = c.check;
+        console.log(
+          `loss check over ${k.sessions} sessions (warm-up, probe and main runs): ${k.answered} turns answered 2xx, ${k.turnsRecorded} turns recorded, ` +
+            `${k.expectedEvents} events expected, ${k.readBack} read back, revision gaps ${k.revisionGaps}, turns without TurnFinished ${k.turnsWithoutFinish}, ` +
+            `turns not matching the ${perTurn.length}-event pattern ${k.malformedTurns}, extra events ${k.extra}`,
+        );
+        if (k.oddPatterns) console.log(`  turns not matching: ${k.oddPatterns.slice(0, 600)}`);
+        console.log(`events lost: ${k.lost}`);
+      }
+      console.log('');
+    }
+    console.log(
+      `fake model: ${fake.replies} replies, ${fake.refused} refused, its own work ${((1000 * fake.workMs) / Math.max(1, fake.replies)).toFixed(1)} µs per reply on average; ` +
+        `bench took ${((performance.now() - began) / 1000).toFixed(0)} s`,
+    );
+  } finally {
+    await model.close();
+    agent.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
