@@ -112,6 +112,8 @@ export class AppModule {
         },
         {
           provide: ToolRuntime,
+          // After the store: a store that fails to open (corrupt, unreachable) must not leave sandbox workers running.
+          inject: [EVENT_STORE],
           useFactory: () =>
             ToolRuntime.start(config, {
               ...(options.toolRunner ? { runner: options.toolRunner } : {}),

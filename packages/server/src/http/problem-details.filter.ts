@@ -32,6 +32,20 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   provider_not_configured: 503,
 };
 
+/**
+ * 5xx domain errors whose message is guidance for the user (what to configure), not internals.
+ * Every other 5xx answer keeps its code but not its message or details: those can name files on
+ * the server, hosts or SQLite/gRPC internals. The log has them (redacted).
+ */
+const USER_FACING_SERVER_ERRORS: ReadonlySet<string> = new Set(['provider_not_configured']);
+
+const GENERIC_DETAIL: Readonly<Record<string, string>> = {
+  storage_unavailable: 'The event store cannot be used right now; the server log says why. Retry later (with the same Idempotency-Key, if you sent one).',
+  storage_corrupt: 'The event store is damaged; the server log says why. It has to be restored from a backup before sessions can be used.',
+};
+
+const INTERNAL_DETAIL = 'The server failed to handle this request; it has been logged.';
+
 /** The part of Express's response this filter uses (keeps @types/express out of the build). */
 interface ExpressLikeResponse {
   headersSent: boolean;
@@ -50,8 +64,8 @@ export interface Problem {
 }
 
 /**
- * Every error leaves as RFC 9457 problem+json with a stable `code`. Domain errors keep their
- * message (it says what to do); unexpected errors are logged and answered without internals.
+ * Every error leaves as RFC 9457 problem+json with a stable `code`. Client errors (4xx) keep their
+ * message (it says what to do); server faults (5xx) are logged and answered without internals.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -60,10 +74,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<ExpressLikeResponse>();
     const problem = toProblem(exception);
-    if (problem.status >= 500 && !(exception instanceof OneClawError)) {
-      // Through the redacting logger: a secret inside an error message never reaches the log (API-17).
-      this.logger.error({ err: exception }, 'request failed');
-    }
+    logServerFault(this.logger, exception, problem);
     if (response.headersSent) {
       response.end();
       return;
@@ -74,9 +85,22 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   }
 }
 
+/**
+ * Logs what a 5xx answer leaves out (the answer itself says only "it has been logged"), through
+ * the redacting logger: a secret inside an error message never reaches the log (API-17).
+ */
+export function logServerFault(logger: Logger, exception: unknown, answered: Problem = toProblem(exception)): void {
+  if (answered.status < 500) return;
+  if (exception instanceof OneClawError && USER_FACING_SERVER_ERRORS.has(exception.code)) return;
+  logger.error({ err: exception }, 'request failed');
+}
+
 export function toProblem(exception: unknown): Problem {
   if (exception instanceof OneClawError) {
     const status = STATUS_BY_CODE[exception.code] ?? 500;
+    if (status >= 500 && !USER_FACING_SERVER_ERRORS.has(exception.code)) {
+      return problem(status, exception.code, GENERIC_DETAIL[exception.code] ?? INTERNAL_DETAIL);
+    }
     return { ...exception.details, ...problem(status, exception.code, exception.message) };
   }
   // body-parser reports bad bodies as plain errors with a `type`, before any route runs.
@@ -97,7 +121,7 @@ export function toProblem(exception: unknown): Problem {
       ? problem(404, 'not_found', 'No such route. See docs/api.md for the API.')
       : problem(status, `http_${status}`, exception.message);
   }
-  return problem(500, 'internal_error', 'The server failed to handle this request; it has been logged.');
+  return problem(500, 'internal_error', INTERNAL_DETAIL);
 }
 
 function problem(status: number, code: string, detail: string): Problem {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { createHash, randomUUID } from 'node:crypto';
@@ -16,7 +16,9 @@ import { GetSessionQuery } from '../sessions/queries/get-session.query';
 import { ListSessionsQuery } from '../sessions/queries/list-sessions.query';
 import { DEFAULT_AGENT_ID } from '../agents/agent-directory';
 import { formatAuditTrail } from '../audit/format-audit-trail';
-import { toProblem } from './problem-details.filter';
+import type { Logger } from '../logging/logger';
+import { LOGGER } from '../tokens';
+import { logServerFault, toProblem } from './problem-details.filter';
 import {
   emptyBody,
   loadToolGroupBody,
@@ -41,6 +43,7 @@ export class SessionsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @Post()
@@ -114,7 +117,10 @@ export class SessionsController {
       sse.send('done', result);
     } catch (error) {
       if (!sse.isOpen) throw error; // nothing streamed yet: answer with the error's status
-      sse.send('error', toProblem(error));
+      // The exception filter never sees this one: log a server fault here, as it would.
+      const problem = toProblem(error);
+      logServerFault(this.logger, error, problem);
+      sse.send('error', problem);
     } finally {
       if (sse.isOpen) sse.end();
     }

@@ -1,5 +1,5 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DEFAULT_IPV6_SUBNET_PREFIX, ThrottlerGuard, normalizeIp } from '@nestjs/throttler';
+import { Inject, Injectable, Optional, type ExecutionContext } from '@nestjs/common';
+import { DEFAULT_IPV6_SUBNET_PREFIX, ThrottlerGuard, normalizeIp, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import { tokensEqual } from './api-token';
 import { API_TOKEN, presentedToken } from './bearer-auth.guard';
@@ -49,7 +49,13 @@ export function clientKey(request: TrackedRequest, options: ClientKeyOptions = {
 }
 
 /**
- * ThrottlerGuard with `clientKey` as its tracker. Wiring (AppModule):
+ * ThrottlerGuard with `clientKey` as its tracker, and two corrections to the stock guard:
+ *  - one budget per client for the whole API (ONECLAW_RATE_LIMIT_PER_MINUTE is "per client"): the
+ *    stock key also holds the controller and handler names, which gives a client a fresh budget on
+ *    every route, so spreading requests (or token guesses) over routes multiplies the limit;
+ *  - a plain `Retry-After` on 429: the stock guard names it `Retry-After-<throttler>` for any
+ *    throttler not called `default` (ours is `api`), which no client reads.
+ * Wiring (AppModule):
  *   imports: [ThrottlerModule.forRoot([{ ttl: 60_000, limit: config.rateLimitPerMinute }])],
  *   providers: [
  *     { provide: TRUST_PROXY, useValue: config.trustProxy },
@@ -70,5 +76,16 @@ export class ClientThrottlerGuard extends ThrottlerGuard {
       apiToken: this.apiToken,
       ipv6SubnetPrefix: this.ipv6SubnetPrefix,
     });
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
+    return createHash('sha256').update(`${throttlerName}\0${tracker}`, 'utf8').digest('base64url');
+  }
+
+  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    const { res } = this.getRequestResponse(context);
+    // Whole seconds, at least 1 (RFC 9110 delay-seconds).
+    this.setResponseHeader(res, 'Retry-After', Math.max(1, Math.ceil(detail.timeToBlockExpire)));
+    await super.throwThrottlingException(context, detail);
   }
 }

@@ -15,10 +15,18 @@ export class StartSessionHandler implements ICommandHandler<StartSessionCommand>
 
   async execute(command: StartSessionCommand) {
     this.agents.get(command.agentId); // an unknown agent is refused before anything is recorded
+    const commandId = `${command.sessionId}:start:${command.requestId ?? randomCommandId()}`;
+    if (command.requestId) {
+      // A retry of a start that already landed answers like the first time instead of 409.
+      const [first] = await this.sessions.events(command.sessionId);
+      if (first?.type === 'SessionStarted' && first.metadata.eventId === `${commandId}:0`) {
+        return this.views.of(await this.sessions.get(command.sessionId));
+      }
+    }
     const recorded = await this.sessions.record(
       command.sessionId,
       { type: 'StartSession', sessionId: command.sessionId, agentId: command.agentId },
-      { commandId: `${command.sessionId}:start:${command.requestId ?? randomCommandId()}` },
+      { commandId },
     );
     return this.views.of(recorded);
   }
