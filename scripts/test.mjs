@@ -38,6 +38,12 @@ for (const dir of packageDirs) {
   failed += result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
   skipped += result.numPendingTests + (result.numTodoTests ?? 0);
   console.log(`${pkg.name}: ${result.numPassedTests} passed, ${result.numFailedTests} failed, ${result.numPendingTests} skipped`);
+  // A skipped test's name says why it is skipped; print it so the reason is in the CI log.
+  for (const suite of result.testResults ?? []) {
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status === 'pending' || test.status === 'todo') console.log(`  skipped: ${test.fullName}`);
+    }
+  }
 }
 if (missing.length > 0) console.log(`no test results from: ${missing.join(', ')} (build or test run failed before tests ran)`);
 const ok = turbo.status === 0 && failed === 0 && missing.length === 0;
