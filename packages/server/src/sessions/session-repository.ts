@@ -93,7 +93,11 @@ export class SessionRepository {
 
   private async recordNow(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.load(sessionId);
+      // This server's writes keep the cache current, so a first attempt decides on it without a
+      // read; a write from another replica shows up as a revision conflict, and the retry reads.
+      // An If-Match check always reads: it must compare with the store, not with this replica.
+      const cached = attempt === 1 && options.expectedRevision === undefined ? this.cache.get(sessionId) : undefined;
+      const current = cached ?? (await this.load(sessionId));
       if (options.expectedRevision !== undefined && current.revision !== options.expectedRevision) {
         throw new OneClawError(
           'precondition_failed',

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { activeToolSet } from '@oneclaw/core';
 import { AgentDirectory } from '../agents/agent-directory';
 import { ToolRuntime } from '../tools/tool-runtime';
 import { TurnRegistry } from '../turns/turn-registry';
 import type { SessionSnapshot } from './session-repository';
-import { toSessionView, type SessionView } from './session-view';
+import type { SessionView } from './session-view';
 
 /** Builds the API's view of a session with the live catalogue, the agent's allow-list and the turn state. */
 @Injectable()
@@ -15,8 +16,16 @@ export class SessionViews {
   ) {}
 
   of(snapshot: SessionSnapshot): SessionView {
-    const agentId = snapshot.state.agentId;
-    const agent = agentId && this.agents.has(agentId) ? this.agents.get(agentId) : undefined;
-    return toSessionView(snapshot, this.tools.registry, agent, this.turns.isRunning(snapshot.sessionId));
+    const { state } = snapshot;
+    const allowedTools = state.agentId && this.agents.has(state.agentId) ? this.agents.get(state.agentId).allowedTools : undefined;
+    return {
+      sessionId: snapshot.sessionId,
+      agentId: state.agentId,
+      revision: snapshot.revision,
+      messages: state.messages,
+      loadedGroups: state.loadedGroups.map((g) => g.groupName),
+      activeTools: activeToolSet(state, this.tools.registry, allowedTools ? { allowedTools } : {}),
+      turnInProgress: this.turns.isRunning(snapshot.sessionId),
+    };
   }
 }

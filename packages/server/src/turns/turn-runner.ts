@@ -187,13 +187,13 @@ class Turn {
         outputTokens: this.usage.outputTokens + response.usage.outputTokens,
       };
 
-      const calls = response.toolCalls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments }));
+      const calls = response.toolCalls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments, recorded: this.recordedArguments(c.arguments) }));
       const replyText = this.deps.redactor.redactText(response.text);
       session = await this.record({
         type: 'RecordAssistantMessage',
         messageId: `${this.turnId}-assistant-${this.rounds}`,
         text: replyText,
-        toolCalls: calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: this.recordedArguments(c.raw) })),
+        toolCalls: calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.recorded })),
         ...(response.providerMetadata ? { providerMetadata: response.providerMetadata } : {}),
       });
       this.observer({ type: 'assistant_message', messageId: `${this.turnId}-assistant-${this.rounds}`, text: replyText, toolCalls: calls.length });
@@ -201,7 +201,7 @@ class Turn {
       if (calls.length === 0) return this.finish('completed', `Answered after ${this.rounds} model request(s).`);
 
       for (const call of calls) {
-        this.observer({ type: 'tool_call_started', callId: call.callId, toolName: call.toolName, arguments: this.recordedArguments(call.raw) });
+        this.observer({ type: 'tool_call_started', callId: call.callId, toolName: call.toolName, arguments: call.recorded });
       }
       const outcomes = await this.deps.tools.engine.executeAll(
         calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.raw })),
@@ -221,16 +221,16 @@ class Turn {
   }
 
   private async recordOutcome(outcome: ToolCallOutcome): Promise<SessionSnapshot> {
-    const redactor = this.deps.redactor;
     const result = outcome.result;
+    // Redacted once: the same text goes to the event, the stream and the model.
+    const text = this.deps.redactor.redactText(result.status === 'success' ? result.result : result.message);
     // The round is part of the id: Gemini's call ids (which we make up) repeat across rounds.
     const base = { messageId: `${this.turnId}-tool-${this.rounds}-${outcome.callId}`, callId: outcome.callId, toolName: outcome.toolName, durationMs: Math.round(outcome.durationMs) };
     let session = await this.record(
       result.status === 'success'
-        ? { type: 'RecordToolResult', ...base, status: 'success', result: redactor.redactText(result.result) }
-        : { type: 'RecordToolResult', ...base, status: 'error', errorType: result.errorType, message: redactor.redactText(result.message) },
+        ? { type: 'RecordToolResult', ...base, status: 'success', result: text }
+        : { type: 'RecordToolResult', ...base, status: 'error', errorType: result.errorType, message: text },
     );
-    const shown = result.status === 'success' ? redactor.redactText(result.result) : redactor.redactText(result.message);
     this.observer({
       type: 'tool_call_finished',
       callId: outcome.callId,
@@ -238,7 +238,7 @@ class Turn {
       status: result.status,
       durationMs: base.durationMs,
       ...(result.status === 'error' ? { errorType: result.errorType } : {}),
-      preview: shown.slice(0, PREVIEW_CHARS),
+      preview: text.slice(0, PREVIEW_CHARS),
     });
     if (outcome.toolName === LOAD_TOOL_GROUP && result.status === 'success') {
       const groupName = String(outcome.arguments?.group_name ?? '').trim();

@@ -12,7 +12,6 @@ export class ClearSessionHandler implements ICommandHandler<ClearSessionCommand>
   ) {}
 
   async execute(command: ClearSessionCommand) {
-    await this.sessions.get(command.sessionId);
     const recorded = await this.sessions.record(
       command.sessionId,
       { type: 'ClearSession', reason: 'user' },

@@ -12,7 +12,6 @@ export class LoadToolGroupHandler implements ICommandHandler<LoadToolGroupComman
   ) {}
 
   async execute(command: LoadToolGroupCommand) {
-    await this.sessions.get(command.sessionId);
     const recorded = await this.sessions.record(
       command.sessionId,
       { type: 'LoadToolGroup', groupName: command.groupName, source: { kind: 'user' } },

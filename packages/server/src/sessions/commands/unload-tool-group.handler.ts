@@ -12,7 +12,6 @@ export class UnloadToolGroupHandler implements ICommandHandler<UnloadToolGroupCo
   ) {}
 
   async execute(command: UnloadToolGroupCommand) {
-    await this.sessions.get(command.sessionId);
     const recorded = await this.sessions.record(
       command.sessionId,
       { type: 'UnloadToolGroup', groupName: command.groupName },
