@@ -2,6 +2,8 @@ export { OneClawError } from './oneclaw-error';
 export { deterministicIds } from './ids';
 
 export type { EventEnvelope, EventMetadata, RecordedEvent } from './events/event-envelope';
+export { stampEvents, type EventDraft, type StampContext } from './aggregate/stamp-events';
+export { foldAggregate, type Aggregate } from './aggregate/aggregate';
 export * from './events/session-events';
 export { asSessionEvent } from './events/session-event-guards';
 

@@ -114,8 +114,9 @@ export class AppModule {
           provide: ToolRuntime,
           // After the store: a store that fails to open (corrupt, unreachable) must not leave sandbox workers running.
           inject: [EVENT_STORE],
-          useFactory: () =>
+          useFactory: (store: EventStore) =>
             ToolRuntime.start(config, {
+              store,
               ...(options.toolRunner ? { runner: options.toolRunner } : {}),
               onLog: (level, message) => options.logger[level]({ component: 'tools' }, message),
             }),

@@ -1,4 +1,4 @@
-import type { EventMetadata } from '../events/event-envelope';
+import { stampEvents } from '../aggregate/stamp-events';
 import { SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type SessionEvent } from '../events/session-events';
 import type { ToolCatalogue } from '../tools/tool-catalogue';
 import type { SessionCommand } from './session-commands';
@@ -156,21 +156,7 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
 }
 
 function stamp(drafts: EventDraft[], ctx: DecideContext): SessionEvent[] {
-  if (drafts.length === 0) return [];
-  const occurredAt = ctx.now().toISOString();
-  const ids = drafts.map(() => ctx.newId());
-  const correlationId = ctx.correlationId ?? (ids[0] as string);
-  const causationId = ctx.causationId ?? correlationId;
-  return drafts.map((draft, i) => {
-    const metadata: EventMetadata = {
-      eventId: ids[i] as string,
-      occurredAt,
-      correlationId,
-      causationId,
-      schemaVersion: SESSION_EVENT_SCHEMA_VERSION,
-    };
-    return { ...draft, metadata } as SessionEvent;
-  });
+  return stampEvents<SessionEvent>(drafts, ctx, SESSION_EVENT_SCHEMA_VERSION);
 }
 
 function requireText(field: string, value: unknown): void {

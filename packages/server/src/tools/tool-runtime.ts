@@ -1,20 +1,25 @@
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+import type { EventStore } from '@oneclaw/core';
 import {
   createGoogleTokenProvider,
   JsToolCatalogue,
   SafeFetch,
+  UserToolManager,
   UserToolsWatcher,
   WorkerJsRunner,
   type CatalogueReport,
   type FetchPolicy,
   type JsRunner,
 } from '@oneclaw/js-tools';
-import { createLoadToolGroupTool, ToolExecutionEngine, ToolGroupPrompt, ToolPayloads, ToolRegistry } from '@oneclaw/tool-registry';
+import { ToolExecutionEngine, ToolGroupPrompt, ToolPayloads, ToolRegistry } from '@oneclaw/tool-registry';
 import { BUILTIN_JS_LIB_FOLDER, BUILTIN_JS_TOOLS_FOLDER } from '@oneclaw/tools-assets';
 import type { ServerConfig } from '../server-config';
+import { registerBuiltinTools } from './builtin/builtin-tools';
+import { dataPaths } from './data-paths';
 
 export interface ToolRuntimeOptions {
+  /** The event store (search_history reads past sessions from it). */
+  readonly store: EventStore;
   /** Tests and benchmarks pass an in-process runner; the server runs tools in worker threads. */
   readonly runner?: JsRunner;
   /** Watch the user tools folder for changes (J7); default true. */
@@ -22,19 +27,10 @@ export interface ToolRuntimeOptions {
   readonly onLog?: (level: 'info' | 'warn', message: string) => void;
 }
 
-/** Where user data lives inside the data directory (docs/js-tools.md). */
-export function dataPaths(dataDir: string) {
-  return {
-    userTools: path.join(dataDir, 'tools'),
-    userLib: path.join(dataDir, 'lib'),
-    files: path.join(dataDir, 'files'),
-  };
-}
-
 /**
- * Every tool the server offers, and what runs them: one registry (the `load_tool_group`
- * meta-tool, the shipped JS tools, the user's JS tools), the execution engine, the provider
- * payload memo and the group listing of the system prompt.
+ * Every tool the server offers, and what runs them: one registry (the TypeScript built-ins, the
+ * shipped JS tools, the user's JS tools), the execution engine, the provider payload memo and
+ * the group listing of the system prompt.
  */
 export class ToolRuntime {
   private constructor(
@@ -44,22 +40,23 @@ export class ToolRuntime {
     readonly prompt: ToolGroupPrompt,
     readonly catalogue: JsToolCatalogue,
     readonly startupReport: CatalogueReport,
+    readonly userTools: UserToolManager,
     private readonly runner: JsRunner & { close?: () => Promise<void> },
     private readonly watcher: UserToolsWatcher | undefined,
-    private readonly http: SafeFetch | undefined,
+    private readonly http: SafeFetch,
   ) {}
 
-  static start(config: ServerConfig, options: ToolRuntimeOptions = {}): ToolRuntime {
+  static start(config: ServerConfig, options: ToolRuntimeOptions): ToolRuntime {
     const paths = dataPaths(config.dataDir);
     for (const dir of Object.values(paths)) mkdirSync(dir, { recursive: true });
     const fetchPolicy: Omit<FetchPolicy, 'resolve'> = {
       ...(config.outboundProxyUrl ? { proxyUrl: config.outboundProxyUrl } : {}),
       ...(config.extraCaCertificates.length > 0 ? { caCertificates: config.extraCaCertificates } : {}),
     };
-    let http: SafeFetch | undefined;
+    // The host-side HTTP client of TypeScript tools (webfetch) and of Google sign-in.
+    const http = new SafeFetch(fetchPolicy);
     let googleAccessToken: ((signal: AbortSignal) => Promise<string>) | undefined;
     if (config.google) {
-      http = new SafeFetch(fetchPolicy);
       const provider = createGoogleTokenProvider(config.google, http);
       googleAccessToken = (signal) => provider.accessToken(signal);
     }
@@ -71,7 +68,6 @@ export class ToolRuntime {
       });
 
     const registry = new ToolRegistry();
-    registry.register(createLoadToolGroupTool(registry), { kind: 'built-in', fileName: 'load-tool-group-tool.ts' });
     const catalogue = new JsToolCatalogue({
       registry,
       runner,
@@ -80,6 +76,9 @@ export class ToolRuntime {
         { path: paths.userTools, kind: 'js-user' },
       ],
     });
+    const userTools = new UserToolManager({ folder: paths.userTools, catalogue, registry });
+    // Built-ins first: their core tools and groups come before the JS ones in every listing.
+    registerBuiltinTools({ registry, paths, store: options.store, runner, http, userTools });
     const report = catalogue.loadAll();
     for (const problem of report.problems) {
       options.onLog?.('warn', `tool file ${problem.file}${problem.tool ? ` (${problem.tool})` : ''}: ${problem.message}`);
@@ -102,6 +101,7 @@ export class ToolRuntime {
       new ToolGroupPrompt(registry),
       catalogue,
       report,
+      userTools,
       runner,
       watcher,
       http,
@@ -111,6 +111,6 @@ export class ToolRuntime {
   async close(): Promise<void> {
     this.watcher?.close();
     await this.runner.close?.();
-    await this.http?.close();
+    await this.http.close();
   }
 }

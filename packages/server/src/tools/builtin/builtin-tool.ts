@@ -1,0 +1,28 @@
+import { OneClawError } from '@oneclaw/core';
+import { toolError, toolSuccess, type Tool, type ToolContext, type ToolDefinition, type ToolResult } from '@oneclaw/tool-registry';
+
+export type BuiltinExecute<P> = (params: P, context: ToolContext) => Promise<string | ToolResult> | string | ToolResult;
+
+/**
+ * A TypeScript tool. The services behind built-in tools throw `OneClawError`s with stable codes
+ * (the same errors the HTTP API answers with); at this boundary they become error values whose
+ * `errorType` is that code, so the model reads what went wrong and what to do. Anything else a
+ * tool throws is a bug, which the engine reports as `execution_error`.
+ *
+ * The engine validates `params` against `definition.parameters` before `execute` runs, so
+ * `execute` may treat them as `P`.
+ */
+export function builtinTool<P = Readonly<Record<string, unknown>>>(definition: ToolDefinition, execute: BuiltinExecute<P>): Tool {
+  return {
+    definition,
+    async execute(params, context) {
+      try {
+        const outcome = await execute(params as P, context);
+        return typeof outcome === 'string' ? toolSuccess(outcome) : outcome;
+      } catch (error) {
+        if (error instanceof OneClawError) return toolError(error.code, error.message);
+        throw error;
+      }
+    },
+  };
+}
