@@ -4,19 +4,12 @@
 import { cpus } from 'node:os';
 import { ToolExecutionEngine } from '../execution/tool-execution-engine';
 import { createLoadToolGroupTool, LOAD_TOOL_GROUP } from '../load-tool-group-tool';
-import type { ProviderName } from '../providers/provider-name';
-import { countTextTokens, countToolPayloadTokens } from '../providers/token-count';
-import { createTestCatalogue, fakeTool, GROUP_SPECS, CORE_TOOL_SPECS, parseToolSpec } from '../testing';
+import { countToolPayloadTokens } from '../providers/token-count';
+import { createTestCatalogue, fakeTool, GROUP_SPECS, CORE_TOOL_SPECS, parseToolSpec, toolTokenTable } from '../testing';
 import type { Tool } from '../tool';
 import { ToolGroupPrompt } from '../tool-group-prompt';
 import { ToolRegistry } from '../tool-registry';
 import type { ToolSource } from '../tool-source';
-
-const PROVIDERS: readonly [ProviderName, string][] = [
-  ['openai', 'OpenAI'],
-  ['anthropic', 'Anthropic'],
-  ['gemini', 'Gemini'],
-];
 
 const LOAD_DIRECT = 'load_tool_group("config"), the tool itself';
 const LOAD_ENGINE = 'load_tool_group("config") through the engine (all checks, timeout)';
@@ -100,40 +93,8 @@ async function main(): Promise<void> {
 
 /** F1: what the model is sent per request, by scenario and provider format. */
 function f1(registry: ToolRegistry): void {
-  const listing = new ToolGroupPrompt(registry).render();
-  const listingTokens = countTextTokens(listing);
-  const core = registry.coreToolNames();
-  const all = registry.toolNames();
-  const scenarios: { name: string; tools: readonly string[]; withListing: boolean }[] = [
-    { name: 'fresh session: core tools + group listing', tools: core, withListing: true },
-    { name: 'after load_tool_group("google_gmail")', tools: [...core, ...registry.groupToolNames('google_gmail')], withListing: true },
-    { name: 'after load_tool_group("config")', tools: [...core, ...registry.groupToolNames('config')], withListing: true },
-    { name: 'every group loaded', tools: all, withListing: true },
-    { name: 'no routing: all tools, no listing (baseline)', tools: all, withListing: false },
-  ];
-  const tokens = (provider: ProviderName, s: (typeof scenarios)[number]) =>
-    countToolPayloadTokens(registry.toolPayload(provider, s.tools)) + (s.withListing ? listingTokens : 0);
-  const baseline = Object.fromEntries(PROVIDERS.map(([p]) => [p, tokens(p, scenarios[scenarios.length - 1] as (typeof scenarios)[number])]));
-
   console.log(`## F1: tool-schema tokens per request (o200k)\n`);
-  console.log(
-    `Test catalogue: ${all.length} tools, ${core.length} core, ${registry.groupNames().length} groups. Tokens of the JSON \`tools\` value in each provider's format, plus the "Available Tool Groups" prompt section (${listingTokens} tokens) where groups are routed. Ratio = tokens / baseline of the same provider.\n`,
-  );
-  console.log(`| scenario | tools sent | ${PROVIDERS.map(([, label]) => `${label} | ratio`).join(' | ')} |`);
-  console.log(`|---|---:|${PROVIDERS.map(() => '---:|---:').join('|')}|`);
-  for (const s of scenarios) {
-    const cells = PROVIDERS.map(([p]) => {
-      const t = tokens(p, s);
-      return `${t} | ${ratio(t / (baseline[p] ?? 1))}`;
-    });
-    console.log(`| ${s.name} | ${s.tools.length} | ${cells.join(' | ')} |`);
-  }
-  const issues = registry.schemaIssues();
-  const summary = PROVIDERS.map(([p, label]) => {
-    const mine = issues.filter((i) => i.provider === p);
-    return `${label} ${mine.length} in ${new Set(mine.map((i) => i.toolName)).size} tools`;
-  });
-  console.log(`\nSchema lint at registration (adapted, never a failed request): ${summary.join('; ')}.\n`);
+  console.log(`Test catalogue: ${toolTokenTable(registry, ['google_gmail', 'config'])}\n`);
 }
 
 /** The test catalogue plus synthetic tools, 160 in all, registered into a new registry each time. */

@@ -2,3 +2,4 @@
 export { createTestCatalogue, parseToolSpec, type TestCatalogue } from './test-catalogue';
 export { CORE_TOOL_SPECS, GROUP_SPECS, type GroupSpec } from './catalogue-spec';
 export { fakeTool, type FakeToolOptions } from './fake-tool';
+export { toolTokenTable, type TokenScenario } from './token-table';
