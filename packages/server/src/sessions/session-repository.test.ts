@@ -62,4 +62,18 @@ describe('SessionRepository: cached projection keyed by revision, appends with t
     await repo.record('s', { type: 'ClearSession', reason: 'user' }, { commandId: 'c', expectedRevision: 1 });
     expect(await store.readStream(sessionStreamId('s'))).toHaveLength(3);
   });
+
+  it('a retried command the store acknowledges (same ids, already landed) is not folded in twice, so a later write of another replica is not skipped', async () => {
+    const store = new InMemoryEventStore();
+    const mine = new SessionRepository(store, testCatalogue());
+    const other = new SessionRepository(store, testCatalogue());
+    await mine.record('s', { type: 'StartSession', sessionId: 's', agentId: 'a' }, { commandId: 'start' });
+    await mine.record('s', { type: 'ClearSession', reason: 'user' }, { commandId: 'clear-key' });
+    // An Idempotency-Key retry: the same command id decides the same event, which the store acknowledges.
+    const retried = await mine.record('s', { type: 'ClearSession', reason: 'user' }, { commandId: 'clear-key' });
+    expect(retried.revision).toBe(1);
+    expect(retried.state.eventCount).toBe(2);
+    await other.record('s', { type: 'RecordUserMessage', messageId: 'x', text: 'from another replica' }, { commandId: 'x' });
+    expect((await mine.get('s')).state.messages.map((m) => m.text)).toEqual(['from another replica']);
+  });
 });

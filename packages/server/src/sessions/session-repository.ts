@@ -116,6 +116,11 @@ export class SessionRepository {
       if (events.length === 0) return { ...current, events };
       try {
         const result = await this.store.append(sessionStreamId(sessionId), events, { expectedRevision: current.revision });
+        if (result.nextExpectedRevision !== (current.revision === 'no_stream' ? -1 : current.revision) + events.length) {
+          // The store acknowledged an earlier landing of these ids (a retried command): folding
+          // them again would count them twice, so the state comes from the store.
+          return { ...(await this.load(sessionId)), events };
+        }
         const next = this.remember({
           sessionId,
           state: replay(events, current.state),
