@@ -46,3 +46,15 @@ export {
   type AuditToolReason,
   type AuditLoadedGroup,
 } from './audit/audit-trail';
+
+export * from './config/config-events';
+export type * from './config/config-commands';
+export { initialConfigState, modelsOf, type ConfigState, type ConfiguredProvider, type ConfiguredModel, type ConfiguredAgent, type AgentOverlay, type ModelRef } from './config/config-state';
+export { ConfigRuleError, configErrors } from './config/config-errors';
+export { CONFIG_SETTINGS, CONFIG_SETTING_KEYS, settingDefinition, type SettingDefinition } from './config/config-settings';
+export { decideConfig, normalizeBaseUrl, ENVIRONMENT_PROVIDER_ID, PROTECTED_TOOLS, PROTECTED_GROUPS, CONFIG_LIMITS } from './config/decide';
+export { evolveConfig } from './config/evolve';
+export { asConfigEvent } from './config/config-event-guards';
+export { configAggregate } from './config/config-aggregate';
+
+export * from './scheduled-tasks/index';

@@ -6,12 +6,20 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { EventStore } from '@oneclaw/core';
 import type { JsRunner } from '@oneclaw/js-tools';
 import { AgentDirectory } from './agents/agent-directory';
+import { RemoveProviderApiKeyHandler } from './config/commands/remove-provider-api-key.handler';
+import { SetProviderApiKeyHandler } from './config/commands/set-provider-api-key.handler';
+import { ConfigLifecycle } from './config/config-lifecycle';
+import { ConfigServices } from './config/config-services';
+import { GetConfigEventsHandler } from './config/queries/get-config-events.handler';
+import { ConfigController } from './http/config.controller';
 import { HealthController } from './http/health.controller';
 import { SessionsController } from './http/sessions.controller';
 import { ToolsController } from './http/tools.controller';
 import type { Logger } from './logging/logger';
 import { openEventStore } from './persistence/open-event-store';
-import { createModelProvider } from './providers/create-model-provider';
+import { ScheduledTaskService } from './scheduled-tasks/scheduled-task-service';
+import { ScheduledTasksLifecycle } from './scheduled-tasks/scheduled-tasks-lifecycle';
+import { TaskScheduler } from './scheduled-tasks/task-scheduler';
 import { API_TOKEN, BearerAuthGuard } from './security/bearer-auth.guard';
 import { ClientThrottlerGuard, TRUST_PROXY } from './security/client-tracker';
 import { SecretRedactor } from './security/secret-redactor';
@@ -46,9 +54,14 @@ export interface AppOptions {
   readonly eventStore?: EventStore;
   /** Overrides the worker-thread sandbox (tests and benchmarks run tools in process). */
   readonly toolRunner?: JsRunner;
+  /**
+   * The logger's redactor, so secrets learnt at run time (a provider key, a tool env value) are
+   * scrubbed from log lines too; a new one otherwise.
+   */
+  readonly redactor?: SecretRedactor;
 }
 
-const commandHandlers = [StartSessionHandler, SendMessageHandler, LoadToolGroupHandler, UnloadToolGroupHandler, ClearSessionHandler, CancelTurnHandler];
+const commandHandlers = [SetProviderApiKeyHandler, RemoveProviderApiKeyHandler, StartSessionHandler, SendMessageHandler, LoadToolGroupHandler, UnloadToolGroupHandler, ClearSessionHandler, CancelTurnHandler];
 const queryHandlers = [
   GetSessionHandler,
   ListSessionsHandler,
@@ -57,6 +70,7 @@ const queryHandlers = [
   ListToolGroupsHandler,
   ListToolsHandler,
   GetAuditTrailHandler,
+  GetConfigEventsHandler,
 ];
 
 /**
@@ -92,7 +106,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         ThrottlerModule.forRoot({ throttlers: [{ name: 'api', ttl: 60_000, limit: config.rateLimitPerMinute }] }),
       ],
-      controllers: [HealthController, SessionsController, ToolsController],
+      controllers: [HealthController, SessionsController, ToolsController, ConfigController],
       providers: [
         { provide: SERVER_CONFIG, useValue: config },
         { provide: LOGGER, useValue: options.logger },
@@ -105,23 +119,51 @@ export class AppModule {
         {
           provide: SecretRedactor,
           useFactory: () => {
-            const redactor = new SecretRedactor();
+            const redactor = options.redactor ?? new SecretRedactor();
             for (const secret of [...secretsOf(config), options.apiToken]) redactor.add(secret);
             return redactor;
           },
         },
         {
+          // Before the tools (the config tools and create_agent need it); started by ConfigLifecycle.
+          provide: ConfigServices,
+          inject: [EVENT_STORE, SecretRedactor],
+          useFactory: (store: EventStore, redactor: SecretRedactor) =>
+            ConfigServices.create({ config, store, redactor, onLog: (level, message) => options.logger[level]({ component: 'config' }, message) }),
+        },
+        {
+          // Before the tools (they need it); it gets the TurnRunner at bootstrap (ScheduledTasksLifecycle).
+          provide: ScheduledTaskService,
+          inject: [EVENT_STORE, SecretRedactor, ConfigServices],
+          useFactory: (store: EventStore, redactor: SecretRedactor, configServices: ConfigServices) =>
+            new ScheduledTaskService({
+              store,
+              // The `timezone` setting (set_config), else ONECLAW_TIMEZONE / the system zone.
+              timeZone: () => configServices.settings.timeZone(),
+              redact: (text) => redactor.redactText(text),
+              log: (level, message) => options.logger[level]({ component: 'scheduled-tasks' }, message),
+            }),
+        },
+        {
+          provide: TaskScheduler,
+          inject: [ScheduledTaskService],
+          useFactory: (service: ScheduledTaskService) =>
+            new TaskScheduler({ service, log: (level, message) => options.logger[level]({ component: 'scheduled-tasks' }, message) }),
+        },
+        {
           provide: ToolRuntime,
           // After the store: a store that fails to open (corrupt, unreachable) must not leave sandbox workers running.
-          inject: [EVENT_STORE],
-          useFactory: (store: EventStore) =>
+          inject: [EVENT_STORE, ScheduledTaskService, ConfigServices],
+          useFactory: (store: EventStore, scheduledTasks: ScheduledTaskService, configServices: ConfigServices) =>
             ToolRuntime.start(config, {
               store,
+              scheduledTasks,
+              config: configServices,
               ...(options.toolRunner ? { runner: options.toolRunner } : {}),
               onLog: (level, message) => options.logger[level]({ component: 'tools' }, message),
             }),
         },
-        { provide: AgentDirectory, useFactory: () => AgentDirectory.load(config) },
+        { provide: AgentDirectory, inject: [ConfigServices], useFactory: (configServices: ConfigServices) => configServices.agents },
         TurnRegistry,
         {
           provide: SessionRepository,
@@ -130,31 +172,23 @@ export class AppModule {
         },
         {
           provide: TurnRunner,
-          inject: [SessionRepository, ToolRuntime, AgentDirectory, TurnRegistry, SecretRedactor],
-          useFactory: (sessions: SessionRepository, tools: ToolRuntime, agents: AgentDirectory, turns: TurnRegistry, redactor: SecretRedactor) =>
+          inject: [SessionRepository, ToolRuntime, AgentDirectory, TurnRegistry, SecretRedactor, ConfigServices],
+          useFactory: (sessions: SessionRepository, tools: ToolRuntime, agents: AgentDirectory, turns: TurnRegistry, redactor: SecretRedactor, configServices: ConfigServices) =>
             new TurnRunner({
               sessions,
               tools,
               agents,
               turns,
               redactor,
-              toolEnv: config.toolEnv,
-              provider: config.provider
-                ? {
-                    config: config.provider,
-                    client: createModelProvider({
-                      kind: config.provider.kind,
-                      maxRetries: config.providerMaxRetries,
-                      ...(config.provider.apiKey ? { apiKey: config.provider.apiKey } : {}),
-                      ...(config.provider.baseUrl ? { baseUrl: config.provider.baseUrl } : {}),
-                    }),
-                  }
-                : undefined,
+              models: configServices.models,
+              toolEnv: () => configServices.envVars.toolEnv(),
             }),
         },
         SessionViews,
         SessionIndex,
         Lifecycle,
+        ConfigLifecycle,
+        ScheduledTasksLifecycle,
         ...commandHandlers,
         ...queryHandlers,
       ],

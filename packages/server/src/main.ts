@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   logger = createLogger({ level: config.logLevel, redactor });
   installProcessHandlers(logger);
   if (token.permissionsFixed) logger.warn(`${token.file} was readable by other users; its mode is now 0600. Consider rotating the token.`);
-  const app = await createApp({ config, apiToken: token.token, logger });
+  const app = await createApp({ config, apiToken: token.token, logger, redactor });
   await app.listen(config.port, config.host);
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   // Printed for people and scripts alike: the address actually bound (PORT=0 picks a free port).

@@ -49,6 +49,14 @@ export interface ServerConfig {
   readonly maxRounds: number;
   /** Provider retries for 429 / 5xx before the turn fails. */
   readonly providerMaxRetries: number;
+  /** The exec tool runs shell commands only when the operator turns it on (ONECLAW_EXEC_ENABLED). */
+  readonly execEnabled: boolean;
+  /** IANA time zone scheduled tasks are read in (ONECLAW_TIMEZONE); default the system zone. */
+  readonly timeZone: string;
+  /** Tools may reach loopback, private and link-local addresses (ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK; home users' LAN). */
+  readonly toolsAllowPrivateNetwork: boolean;
+  /** The Chromium/Chrome the browser tool drives (ONECLAW_BROWSER_PATH); default the first system one found. */
+  readonly browserPath?: string;
 }
 
 export class ConfigError extends OneClawError {
@@ -101,7 +109,23 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     toolEnv: toolEnvFrom(env),
     maxRounds: intFrom(env, 'ONECLAW_MAX_ROUNDS', 20, 1, 1000),
     providerMaxRetries: intFrom(env, 'ONECLAW_PROVIDER_MAX_RETRIES', 2, 0, 10),
+    execEnabled: flag(env, 'ONECLAW_EXEC_ENABLED'),
+    timeZone: timeZoneFrom(env),
+    toolsAllowPrivateNetwork: flag(env, 'ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK'),
+    ...optional('browserPath', text(env.ONECLAW_BROWSER_PATH)),
   };
+}
+
+/** ONECLAW_TIMEZONE, checked against the zones this Node knows; the system zone when unset. */
+function timeZoneFrom(env: NodeJS.ProcessEnv): string {
+  const named = text(env.ONECLAW_TIMEZONE);
+  if (named === undefined) return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    // Canonical spelling ("europe/berlin" -> "Europe/Berlin"); an unknown zone throws RangeError.
+    return new Intl.DateTimeFormat('en-US', { timeZone: named }).resolvedOptions().timeZone;
+  } catch {
+    throw new ConfigError(`ONECLAW_TIMEZONE=${named} is not valid: use an IANA time zone name such as Europe/Berlin, America/New_York or UTC.`);
+  }
 }
 
 /** The provider named by ONECLAW_PROVIDER, or the first one with a key (Anthropic, OpenAI, Gemini). */

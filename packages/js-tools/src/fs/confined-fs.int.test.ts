@@ -240,6 +240,29 @@ describe('ConfinedFs', () => {
     });
   });
 
+  describe('directory', () => {
+    it('answers the realpath of a folder inside the root, the root by default', () => {
+      const t = setup();
+      t.files.writeFile('projects/app/readme.md', 'x');
+      fs.symlinkSync(t.at('projects'), t.at('p'));
+      expect(t.files.directory()).toBe(t.root);
+      expect(t.files.directory('projects/app')).toBe(t.at('projects', 'app'));
+      expect(t.files.directory('p/app/')).toBe(t.at('projects', 'app'));
+      expect(t.files.directory(t.at('projects'))).toBe(t.at('projects'));
+    });
+
+    it('refuses a missing folder, a file, and anything outside the root, through a link too', () => {
+      const t = setup();
+      t.files.writeFile('a.txt', 'x');
+      fs.symlinkSync(t.outside, t.at('out'));
+      expect(codeOf(() => t.files.directory('missing'))).toBe('not_found');
+      expect(codeOf(() => t.files.directory('a.txt'))).toBe('not_a_directory');
+      for (const escape of ['..', '../outside', t.outside, 'out', 'out/sub', 'out/missing']) {
+        expect([escape, codeOf(() => t.files.directory(escape))]).toEqual([escape, 'forbidden']);
+      }
+    });
+  });
+
   it('never names the host location of the root in an error', () => {
     const t = setup({ maxReadBytes: 1, maxWriteBytes: 1 });
     fs.symlinkSync(t.outside, t.at('out'));

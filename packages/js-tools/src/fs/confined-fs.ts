@@ -188,6 +188,19 @@ export class ConfinedFs {
     });
   }
 
+  /**
+   * realpath of an existing folder inside the root, for host work that must start there (exec's
+   * working directory). The answer is a host path: give it to the host only, never to a tool.
+   */
+  directory(input = '.'): string {
+    const target = this.target(input);
+    return guarded('open', target.display, () => {
+      const real = this.existingReal(target);
+      if (!fs.statSync(real).isDirectory()) throw notADirectory(target.display);
+      return real;
+    });
+  }
+
   /** Relative display path ('/'-separated, '.' for the root) of a validated target, for messages. */
   displayPath(input: string): string {
     return this.target(input).display;

@@ -22,7 +22,8 @@ import type { RecordedEvent } from '@oneclaw/core';
 import { createBridgeHost, InProcessJsRunner, type ClosableBridgeHost, type JsRunner } from '@oneclaw/js-tools';
 import { BUILTIN_JS_LIB_FOLDER } from '@oneclaw/tools-assets';
 import Database from 'better-sqlite3';
-import { AgentDirectory, DEFAULT_AGENT_ID } from '../agents/agent-directory';
+import { DEFAULT_AGENT_ID } from '../agents/agent-directory';
+import { ConfigServices } from '../config/config-services';
 import { SqliteEventStore } from '../persistence/sqlite-event-store';
 import { createModelProvider } from '../providers/create-model-provider';
 import { SecretRedactor } from '../security/secret-redactor';
@@ -173,20 +174,22 @@ async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: Pa
   const config = loadServerConfig({ ONECLAW_DATA_DIR: dataDir, ...serverEnv(model) });
   const inProcess = kind === 'in-process' ? inProcessRunner(dataDir) : undefined;
   const store = SqliteEventStore.open(path.join(dataDir, 'events.db'), { maxAppendBytes: config.maxAppendBytes });
-  const tools = ToolRuntime.start(config, { store, watchUserTools: false, ...(inProcess ? { runner: inProcess.runner } : {}) });
-  const sessions = new SessionRepository(timedEventStore(store, clock), tools.registry);
   const redactor = new SecretRedactor();
   for (const secret of secretsOf(config)) redactor.add(secret);
   const provider = config.provider;
   if (!provider?.baseUrl) throw new Error('no provider configured');
+  const configServices = ConfigServices.create({ config, store, redactor, createClient: () => createModelProvider({ kind: 'openai', apiKey: MODEL_KEY, baseUrl: provider.baseUrl, maxRetries: 0 }) });
+  const tools = ToolRuntime.start(config, { store, watchUserTools: false, config: configServices, ...(inProcess ? { runner: inProcess.runner } : {}) });
+  await configServices.start(tools.registry);
+  const sessions = new SessionRepository(timedEventStore(store, clock), tools.registry);
   const runner = new TurnRunner({
     sessions,
     tools,
-    agents: AgentDirectory.load(config),
+    agents: configServices.agents,
     turns: new TurnRegistry(),
     redactor,
-    toolEnv: config.toolEnv,
-    provider: { config: provider, client: createModelProvider({ kind: 'openai', apiKey: MODEL_KEY, baseUrl: provider.baseUrl, maxRetries: 0 }) },
+    models: configServices.models,
+    toolEnv: () => configServices.envVars.toolEnv(),
   });
   const start = (sessionId: string) => sessions.record(sessionId, { type: 'StartSession', sessionId, agentId: DEFAULT_AGENT_ID }, { commandId: `start-${sessionId}` });
   const turn = async (sessionId: string): Promise<number> => {

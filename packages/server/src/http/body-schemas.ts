@@ -40,3 +40,16 @@ export interface LoadToolGroupBody {
 
 /** For commands that take no body: anything sent must be empty. */
 export const emptyBody = { type: 'object', additionalProperties: false, properties: {} } as const;
+
+export const providerApiKeyBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiKey'],
+  properties: {
+    apiKey: { type: 'string', minLength: 1, maxLength: 4096, pattern: '^[\\x21-\\x7e]+$', description: 'The API key (visible ASCII, no spaces). Write-only: it is never returned.' },
+  },
+};
+
+export interface ProviderApiKeyBody {
+  readonly apiKey: string;
+}

@@ -30,6 +30,9 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   precondition_failed: 412,
   rate_limited: 429,
   provider_not_configured: 503,
+  validation_error: 400,
+  provider_not_found: 404,
+  read_only: 409,
 };
 
 /**

@@ -14,6 +14,9 @@
  * - With `apiKey` set, a request without the matching auth header (Bearer / x-api-key /
  *   x-goog-api-key) gets 401 and consumes no reply. Unknown paths get 404, also without
  *   consuming a reply. Every request is recorded, answered or not.
+ * - The model-list endpoints answer too (OpenAI `GET /v1/models`, Anthropic `GET /v1/models`,
+ *   Gemini `GET /v1beta/models`, real shapes and pagination) with `models` (or a default list);
+ *   they check the key like the chat endpoint and consume no reply.
  * - Reply kinds: see `FakeReply` (text / tool calls / usage / thinking / thoughtSignature,
  *   an HTTP error, a malformed stream, `truncated` which closes before the finish, or `hang`
  *   which never finishes).
@@ -21,6 +24,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { anthropicWire } from './fake-model/anthropic-wire';
+import { DEFAULT_FAKE_MODELS, modelListAnswer, type FakeModelInfo } from './fake-model/fake-model-list';
 import type { FakeReply } from './fake-model/fake-reply';
 import type { FakeWire } from './fake-model/fake-wire';
 import { geminiWire } from './fake-model/gemini-wire';
@@ -33,6 +37,8 @@ export interface FakeModelServerOptions {
   readonly apiKey?: string;
   /** Replies to serve, as if passed to `enqueue`. */
   readonly replies?: readonly FakeReply[];
+  /** What the model-list endpoint lists; a default list per provider otherwise. */
+  readonly models?: readonly FakeModelInfo[];
 }
 
 export interface RecordedRequest {
@@ -93,6 +99,15 @@ export async function startFakeModelServer(kind: FakeModelKind, options: FakeMod
     const requestNumber = requests.length;
     const bodyRecord = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 
+    const modelList = modelListAnswer(kind, req.method ?? '', url, options.models ?? DEFAULT_FAKE_MODELS[kind]);
+    if (modelList !== undefined) {
+      if (options.apiKey !== undefined && !wire.authorized(req.headers, options.apiKey)) {
+        sendJson(res, 401, wire.errorBody(401, `Fake ${kind} server: missing or wrong API key.`));
+        return;
+      }
+      sendJson(res, 200, modelList);
+      return;
+    }
     const route = wire.route(req.method ?? '', url, bodyRecord);
     if (!route) {
       sendJson(res, 404, wire.errorBody(404, `Fake ${kind} server: no such endpoint ${req.method} ${url.pathname}.`));

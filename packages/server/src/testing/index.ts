@@ -15,3 +15,4 @@ export {
   type FakeUsage,
 } from './fake-model/fake-reply';
 export { captureRejection } from './fake-model/capture-rejection';
+export { DEFAULT_FAKE_MODELS, type FakeModelInfo } from './fake-model/fake-model-list';

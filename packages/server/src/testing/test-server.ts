@@ -61,6 +61,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     apiToken: config.apiToken ?? TEST_API_TOKEN,
     logger,
+    redactor,
     ...(options.eventStore ? { eventStore: options.eventStore } : {}),
     ...(options.toolRunner ? { toolRunner: options.toolRunner } : {}),
   });

@@ -12,9 +12,18 @@ import {
   type JsRunner,
 } from '@oneclaw/js-tools';
 import { ToolExecutionEngine, ToolGroupPrompt, ToolPayloads, ToolRegistry } from '@oneclaw/tool-registry';
-import { BUILTIN_JS_LIB_FOLDER, BUILTIN_JS_TOOLS_FOLDER } from '@oneclaw/tools-assets';
-import type { ServerConfig } from '../server-config';
+import { BUILTIN_JS_LIB_FOLDER, BUILTIN_JS_TOOLS_FOLDER, BUILTIN_SKILLS_FOLDER } from '@oneclaw/tools-assets';
+import { ConfigServices } from '../config/config-services';
+import { ScheduledTaskService } from '../scheduled-tasks/scheduled-task-service';
+import { SecretRedactor } from '../security/secret-redactor';
+import { secretsOf, type ServerConfig } from '../server-config';
 import { registerBuiltinTools } from './builtin/builtin-tools';
+import { BrowserService } from './builtin/web/browser-service';
+import { CorePromptSections } from './builtin/core/core-prompt-sections';
+import { HistoryIndex } from './builtin/core/history-index';
+import { MemoryFile } from './builtin/core/memory-file';
+import { SkillLibrary } from './builtin/core/skill-library';
+import { PdfService } from './builtin/pdf/pdf-service';
 import { dataPaths } from './data-paths';
 
 export interface ToolRuntimeOptions {
@@ -25,6 +34,16 @@ export interface ToolRuntimeOptions {
   /** Watch the user tools folder for changes (J7); default true. */
   readonly watchUserTools?: boolean;
   readonly onLog?: (level: 'info' | 'warn', message: string) => void;
+  /**
+   * The scheduled tasks behind the scheduled_tasks tools; the server creates it before the tools
+   * and gives it the TurnRunner at bootstrap. Without it, one is made here that cannot run tasks.
+   */
+  readonly scheduledTasks?: ScheduledTaskService;
+  /**
+   * The configuration (config tools, create_agent); the server makes it before the tools and
+   * starts it once the registry is complete. Without it, one is made here with its own redactor.
+   */
+  readonly config?: ConfigServices;
 }
 
 /**
@@ -44,12 +63,18 @@ export class ToolRuntime {
     private readonly runner: JsRunner & { close?: () => Promise<void> },
     private readonly watcher: UserToolsWatcher | undefined,
     private readonly http: SafeFetch,
+    private readonly browser: BrowserService,
+    private readonly pdf: PdfService,
+    /** The skills and memory sections of the system prompt, after the group listing. */
+    readonly corePrompt: CorePromptSections,
   ) {}
 
   static start(config: ServerConfig, options: ToolRuntimeOptions): ToolRuntime {
     const paths = dataPaths(config.dataDir);
     for (const dir of Object.values(paths)) mkdirSync(dir, { recursive: true });
     const fetchPolicy: Omit<FetchPolicy, 'resolve'> = {
+      // Home users point tools at their LAN (NAS, printer, Home Assistant); off by default (SSRF).
+      allowPrivateNetwork: config.toolsAllowPrivateNetwork,
       ...(config.outboundProxyUrl ? { proxyUrl: config.outboundProxyUrl } : {}),
       ...(config.extraCaCertificates.length > 0 ? { caCertificates: config.extraCaCertificates } : {}),
     };
@@ -78,7 +103,17 @@ export class ToolRuntime {
     });
     const userTools = new UserToolManager({ folder: paths.userTools, catalogue, registry });
     // Built-ins first: their core tools and groups come before the JS ones in every listing.
-    registerBuiltinTools({ registry, paths, store: options.store, runner, http, userTools });
+    // PDF workers start on the first PDF call, not here.
+    const pdf = new PdfService({ filesRoot: paths.files });
+    const scheduledTasks = options.scheduledTasks ?? new ScheduledTaskService({ store: options.store, timeZone: () => config.timeZone });
+    const skills = new SkillLibrary({ builtinFolder: BUILTIN_SKILLS_FOLDER, userFolder: paths.skills, ...(options.onLog ? { onLog: options.onLog } : {}) });
+    const memory = new MemoryFile({ folder: paths.memory, timeZone: config.timeZone });
+    const history = new HistoryIndex({ store: options.store, memory, timeZone: config.timeZone });
+    const configServices =
+      options.config ?? ConfigServices.create({ config, store: options.store, redactor: new SecretRedactor(secretsOf(config)), ...(options.onLog ? { onLog: options.onLog } : {}) });
+    // Chromium for the browser tool: launched on the first call, closed when idle and in close().
+    const browser = new BrowserService(config.browserPath === undefined ? {} : { executablePath: config.browserPath });
+    registerBuiltinTools({ registry, paths, store: options.store, runner, http, browser, userTools, pdf, scheduledTasks, skills, memory, history, execEnabled: config.execEnabled, config: configServices });
     const report = catalogue.loadAll();
     for (const problem of report.problems) {
       options.onLog?.('warn', `tool file ${problem.file}${problem.tool ? ` (${problem.tool})` : ''}: ${problem.message}`);
@@ -105,12 +140,17 @@ export class ToolRuntime {
       runner,
       watcher,
       http,
+      browser,
+      pdf,
+      new CorePromptSections(skills, memory, options.onLog),
     );
   }
 
   async close(): Promise<void> {
     this.watcher?.close();
     await this.runner.close?.();
+    await this.browser.close();
     await this.http.close();
+    await this.pdf.close();
   }
 }

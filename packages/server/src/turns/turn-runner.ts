@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { activeToolSet, OneClawError, SessionRuleError, type SessionCommand, type ToolCall, type TurnStopReason } from '@oneclaw/core';
 import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw/tool-registry';
-import { modelOf, type Agent, type AgentDirectory } from '../agents/agent-directory';
-import type { ModelProvider, ModelResponse, TokenUsage } from '../providers/model-provider';
+import type { Agent, AgentDirectory } from '../agents/agent-directory';
+import type { ModelResolver, ResolvedModel } from '../config/model-resolver';
+import type { ModelResponse, TokenUsage } from '../providers/model-provider';
 import type { SecretRedactor } from '../security/secret-redactor';
-import type { ProviderConfig } from '../server-config';
 import type { Recorded, SessionRepository, SessionSnapshot } from '../sessions/session-repository';
 import type { ToolRuntime } from '../tools/tool-runtime';
 import { toChatMessages } from './conversation';
 import { ignoreUpdates, type TurnObserver } from './turn-observer';
 import type { TurnRegistry } from './turn-registry';
+import { redactWriteOnly } from './write-only-arguments';
 
 export interface TurnRequest {
   readonly sessionId: string;
@@ -38,10 +39,13 @@ export interface TurnRunnerDeps {
   readonly agents: AgentDirectory;
   readonly turns: TurnRegistry;
   readonly redactor: SecretRedactor;
-  /** Undefined when no provider is configured: a turn then fails before recording anything. */
-  readonly provider: { readonly config: ProviderConfig; readonly client: ModelProvider } | undefined;
-  /** Values tools read as `_env` (never recorded: results are redacted by value). */
-  readonly toolEnv: Readonly<Record<string, string>>;
+  /**
+   * Picks each turn's provider and model (agent preference, default model, environment provider);
+   * throws `provider_not_configured` when there is none, before the turn records anything.
+   */
+  readonly models: ModelResolver;
+  /** Values tools read as `_env`, as they are now (never recorded: results are redacted by value). */
+  readonly toolEnv: () => Readonly<Record<string, string>>;
 }
 
 export const CLEAR_COMMAND = '/clear';
@@ -75,14 +79,8 @@ export class TurnRunner {
     if (request.requestId && session.state.messages.some((m) => m.messageId === `${turnId}-user`)) {
       throw new OneClawError('duplicate_request', 'This message was already sent with the same Idempotency-Key; its turn has run. Use a new key for a new message.');
     }
-    const agent = this.deps.agents.get(session.state.agentId ?? '');
-    const provider = this.deps.provider;
-    if (!provider) {
-      throw new OneClawError(
-        'provider_not_configured',
-        'No language model is configured. Set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server) and restart.',
-      );
-    }
+    const agent = await this.deps.agents.find(session.state.agentId ?? '');
+    const provider = await this.deps.models.resolve(agent);
 
     const controller = turns.begin(request.sessionId, turnId);
     const onOuterAbort = () => controller.abort(request.signal?.reason);
@@ -109,7 +107,7 @@ class Turn {
   constructor(
     private readonly deps: TurnRunnerDeps,
     private readonly agent: Agent,
-    private readonly provider: NonNullable<TurnRunnerDeps['provider']>,
+    private readonly provider: ResolvedModel,
     private readonly sessionId: string,
     private readonly turnId: string,
     private readonly signal: AbortSignal,
@@ -154,7 +152,7 @@ class Turn {
       }
       const active = activeToolSet(session.state, this.deps.tools.registry, this.allowed ? { allowedTools: this.allowed } : {});
       const payload = this.deps.tools.payloads.build(this.provider.client.name, active);
-      const model = modelOf(this.agent, this.provider.config);
+      const model = this.provider.model;
       session = await this.record({
         type: 'RecordModelRequest',
         provider: this.provider.client.name,
@@ -187,7 +185,7 @@ class Turn {
         outputTokens: this.usage.outputTokens + response.usage.outputTokens,
       };
 
-      const calls = response.toolCalls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments, recorded: this.recordedArguments(c.arguments) }));
+      const calls = response.toolCalls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments, recorded: this.recordedArguments(c.toolName, c.arguments) }));
       const replyText = this.deps.redactor.redactText(response.text);
       session = await this.record({
         type: 'RecordAssistantMessage',
@@ -209,7 +207,7 @@ class Turn {
           sessionId: this.sessionId,
           activeToolNames: active,
           loadedGroups: session.state.loadedGroups.map((g) => g.groupName),
-          env: this.deps.toolEnv,
+          env: this.deps.toolEnv(),
           signal: this.signal,
           ...(this.allowed ? { allowedTools: this.allowed } : {}),
         },
@@ -257,15 +255,22 @@ class Turn {
   }
 
   private systemPrompt(): string {
-    const listing = this.deps.tools.prompt.render(this.allowed ? { allowedTools: this.allowed } : {});
-    return listing ? `${this.agent.systemPrompt}\n\n${listing}` : this.agent.systemPrompt;
+    const options = this.allowed ? { allowedTools: this.allowed } : {};
+    // Agent prompt, tool groups, then the skills and memory sections (core-prompt-sections.ts).
+    const sections = [this.agent.systemPrompt, this.deps.tools.prompt.render(options), this.deps.tools.corePrompt.render(options)];
+    return sections.filter((s) => s !== '').join('\n\n');
   }
 
-  /** What the event keeps of a call's arguments: the parsed object (redacted), or `{}` when the model sent no valid object. */
-  private recordedArguments(raw: unknown): Readonly<Record<string, unknown>> {
+  /**
+   * What the event keeps of a call's arguments: the parsed object (redacted), or `{}` when the
+   * model sent no valid object. Properties the tool's schema marks `writeOnly` are replaced by a
+   * marker: they are recorded before the tool runs, so the redactor may not know their value yet.
+   */
+  private recordedArguments(toolName: string, raw: unknown): Readonly<Record<string, unknown>> {
     const parsed = typeof raw === 'string' ? safeParse(raw) : raw;
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    return this.deps.redactor.redactValue(parsed) as Record<string, unknown>;
+    const visible = redactWriteOnly(parsed, this.deps.tools.registry.definition(toolName)?.parameters);
+    return this.deps.redactor.redactValue(visible) as Record<string, unknown>;
   }
 
   private async finish(reason: TurnStopReason, detail: string): Promise<TurnResult> {

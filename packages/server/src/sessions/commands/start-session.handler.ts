@@ -14,7 +14,7 @@ export class StartSessionHandler implements ICommandHandler<StartSessionCommand>
   ) {}
 
   async execute(command: StartSessionCommand) {
-    this.agents.get(command.agentId); // an unknown agent is refused before anything is recorded
+    await this.agents.find(command.agentId); // an unknown agent is refused before anything is recorded (caught up: it may be new)
     const commandId = `${command.sessionId}:start:${command.requestId ?? randomCommandId()}`;
     if (command.requestId) {
       // A retry of a start that already landed answers like the first time instead of 409.

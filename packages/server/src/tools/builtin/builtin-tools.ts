@@ -1,7 +1,26 @@
 import type { EventStore } from '@oneclaw/core';
-import type { JsRunner, SafeFetch, UserToolManager } from '@oneclaw/js-tools';
+import { ConfinedFs, type JsRunner, type SafeFetch, type UserToolManager } from '@oneclaw/js-tools';
 import { createLoadToolGroupTool, type Tool, type ToolGroupDefinition, type ToolRegistry } from '@oneclaw/tool-registry';
+import type { ConfigServices } from '../../config/config-services';
+import type { ScheduledTaskService } from '../../scheduled-tasks/scheduled-task-service';
 import type { DataPaths } from '../data-paths';
+import { createExecTool } from './core/exec-tool';
+import type { HistoryIndex } from './core/history-index';
+import { createJsEvalTool } from './core/js-eval-tool';
+import { createLoadSkillTool } from './core/load-skill-tool';
+import type { MemoryFile } from './core/memory-file';
+import { createSaveMemoryTool } from './core/save-memory-tool';
+import { createSearchHistoryTool } from './core/search-history-tool';
+import type { SkillLibrary } from './core/skill-library';
+import { createCreateAgentTool } from './config/agent-tools';
+import { createConfigTools } from './config/config-tools';
+import { createJsToolManagementTools } from './js-tool-management/js-tool-management-tools';
+import type { PdfService } from './pdf/pdf-service';
+import { createPdfTools } from './pdf/pdf-tools';
+import { createScheduledTaskTools } from './scheduled-tasks/scheduled-task-tools';
+import type { BrowserService } from './web/browser-service';
+import { createBrowserTool } from './web/browser-tool';
+import { createWebfetchTool } from './web/webfetch-tool';
 
 /**
  * The built-in TypeScript groups, as the origin routing spec grouped them (RFC-040 as first
@@ -38,10 +57,26 @@ export interface BuiltinToolServices {
   readonly store: EventStore;
   /** The QuickJS sandbox that runs JS tools; js_eval runs in it too. */
   readonly runner: JsRunner;
-  /** The SSRF-checked HTTP client of tools (webfetch). */
+  /** The SSRF-checked HTTP client of tools (webfetch); its policy also governs the browser. */
   readonly http: SafeFetch;
+  /** The system Chromium (browser), launched on first use; ToolRuntime closes it. */
+  readonly browser: BrowserService;
   /** The user tools folder (js_tool_management). */
   readonly userTools: UserToolManager;
+  /** Shipped and user skills (load_skill; the prompt's skills section). */
+  readonly skills: SkillLibrary;
+  /** The memory file (save_memory; the prompt's memory section; search_history). */
+  readonly memory: MemoryFile;
+  /** Full-text index of past sessions and memory (search_history). */
+  readonly history: HistoryIndex;
+  /** ONECLAW_EXEC_ENABLED: exec runs commands only when true. */
+  readonly execEnabled: boolean;
+  /** PDF files of the files folder, parsed in worker threads (pdf group). */
+  readonly pdf: PdfService;
+  /** Scheduled tasks and their runs (scheduled_tasks group); the scheduler runs them. */
+  readonly scheduledTasks: ScheduledTaskService;
+  /** The configuration stream and its services (create_agent, config group). */
+  readonly config: ConfigServices;
 }
 
 /** Source file recorded for built-ins (the settings screen groups tools by source). */
@@ -61,20 +96,20 @@ export function registerBuiltinTools(services: BuiltinToolServices): void {
   };
 
   // ---- core tools (always sent) --------------------------------------------------------------
-  // slot: load_skill
+  core(createLoadSkillTool(services.skills), 'load-skill-tool.ts');
   core(createLoadToolGroupTool(registry), 'load-tool-group-tool.ts');
-  // slot: save_memory
-  // slot: search_history
-  // slot: exec
-  // slot: js_eval
-  // slot: webfetch
-  // slot: browser
-  // slot: create_agent
+  core(createSaveMemoryTool(services.memory), 'save-memory-tool.ts');
+  core(createSearchHistoryTool(services.history), 'search-history-tool.ts');
+  core(createExecTool({ enabled: services.execEnabled, files: new ConfinedFs({ root: services.paths.files }) }), 'exec-tool.ts');
+  core(createJsEvalTool(services.runner), 'js-eval-tool.ts');
+  core(createWebfetchTool(services.http), 'webfetch-tool.ts');
+  core(createBrowserTool({ browser: services.browser, policy: services.http.policy, filesRoot: services.paths.files }), 'browser-tool.ts');
+  core(createCreateAgentTool(services.config.agentService), 'agent-tools.ts');
 
   // ---- groups --------------------------------------------------------------------------------
-  // slot: config group
-  // slot: pdf group
-  // slot: scheduled_tasks group
-  // slot: js_tool_management group
+  group(BUILTIN_GROUPS.config, createConfigTools(services.config, registry), 'config-tools.ts');
+  group(BUILTIN_GROUPS.pdf, createPdfTools(services.pdf), 'pdf-tools.ts');
+  group(BUILTIN_GROUPS.scheduled_tasks, createScheduledTaskTools(services.scheduledTasks), 'scheduled-task-tools.ts');
+  group(BUILTIN_GROUPS.js_tool_management, createJsToolManagementTools(services.userTools), 'js-tool-management-tools.ts');
   void group;
 }

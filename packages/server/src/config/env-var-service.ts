@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { configErrors, type ConfigState } from '@oneclaw/core';
+import type { SecretRedactor } from '../security/secret-redactor';
+import { ConfigRepository, type ChangeOrigin } from './config-repository';
+import type { SecretStore } from './secret-store';
+
+/** A value longer than this is refused (it is a variable, not a file). */
+export const MAX_ENV_VALUE_CHARS = 16_384;
+
+/** A tool environment variable as listed: never its value, only where it comes from. */
+export interface EnvVarView {
+  readonly name: string;
+  /** `configuration`: set with manage_env_var; `environment`: ONECLAW_ENV_<name> of the server process. */
+  readonly source: 'configuration' | 'environment';
+  /** False when it was set through another replica and this server does not hold the value. */
+  readonly valueAvailable: boolean;
+  /** A configuration value that hides an ONECLAW_ENV_ variable of the same name. */
+  readonly overridesEnvironment?: boolean;
+}
+
+/**
+ * The variables tools read as `_env.NAME`: ONECLAW_ENV_* from the server's environment, and those
+ * set with manage_env_var, whose values live in the secret store (the event holds only the
+ * name). A variable set here wins over an environment one of the same name. Values are
+ * write-only: they are handed to tools and to the redactor, never back to the model.
+ */
+export class EnvVarService {
+  constructor(
+    private readonly repository: ConfigRepository,
+    private readonly secrets: SecretStore,
+    private readonly redactor: SecretRedactor,
+    /** ONECLAW_ENV_* of the server process, without the prefix. */
+    private readonly environment: Readonly<Record<string, string>>,
+  ) {}
+
+  /** What tools get as `_env` now (from the cached configuration; the agent loop catches up at each turn). */
+  toolEnv(): Readonly<Record<string, string>> {
+    return { ...this.environment, ...this.configured(this.repository.cached) };
+  }
+
+  async list(): Promise<readonly EnvVarView[]> {
+    const state = await this.repository.load();
+    const views: EnvVarView[] = [];
+    for (const name of [...state.envVars.keys()].sort()) {
+      views.push({
+        name,
+        source: 'configuration',
+        valueAvailable: this.valueOf(state, name) !== undefined,
+        ...(name in this.environment ? { overridesEnvironment: true } : {}),
+      });
+    }
+    for (const name of Object.keys(this.environment).sort()) {
+      if (!state.envVars.has(name)) views.push({ name, source: 'environment', valueAvailable: true });
+    }
+    return views;
+  }
+
+  /**
+   * Sets a variable. The redactor learns the value before anything else happens, so no later
+   * output, event or log line can show it.
+   */
+  async set(name: string, value: string, origin: ChangeOrigin = {}): Promise<{ readonly overridesEnvironment: boolean }> {
+    if (typeof value !== 'string' || value.length === 0) throw configErrors.invalid('value is required to set a variable: give the value to store.');
+    if (value.length > MAX_ENV_VALUE_CHARS) throw configErrors.invalid(`value is too long: at most ${MAX_ENV_VALUE_CHARS} characters.`);
+    this.redactor.add(value);
+    const commandId = origin.commandId ?? randomUUID();
+    const previous = this.secrets.envVar(name);
+    this.secrets.setEnvVar(name, { value, eventId: ConfigRepository.firstEventId(commandId) });
+    try {
+      await this.repository.record({ type: 'SetEnvVar', name }, { ...origin, commandId });
+    } catch (error) {
+      this.secrets.setEnvVar(name, previous);
+      throw error;
+    }
+    return { overridesEnvironment: name in this.environment };
+  }
+
+  /** Removes a variable set here; one from the server's environment can only be removed there. */
+  async delete(name: string, origin?: ChangeOrigin): Promise<{ readonly environmentValueRemains: boolean }> {
+    const state = await this.repository.load();
+    if (!state.envVars.has(name) && name in this.environment) {
+      throw configErrors.readOnly(`'${name}' comes from the server's environment (ONECLAW_ENV_${name}),`, 'so it can only be removed there (then restart the server).', { name });
+    }
+    await this.repository.record({ type: 'DeleteEnvVar', name }, origin);
+    if (this.secrets.envVar(name)) this.secrets.setEnvVar(name, undefined);
+    return { environmentValueRemains: name in this.environment };
+  }
+
+  private configured(state: ConfigState): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name of state.envVars.keys()) {
+      const value = this.valueOf(state, name);
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
+  }
+
+  /** The stored value when it is the one the latest EnvVarSet recorded (else it is stale or absent). */
+  private valueOf(state: ConfigState, name: string): string | undefined {
+    const stored = this.secrets.envVar(name);
+    return stored && stored.eventId === state.envVars.get(name) ? stored.value : undefined;
+  }
+}

@@ -1,0 +1,100 @@
+import { ENVIRONMENT_PROVIDER_ID, modelsOf, OneClawError, type ConfigState } from '@oneclaw/core';
+import type { Agent } from '../agents/agent-directory';
+import { createModelProvider, type ModelProviderConfig } from '../providers/create-model-provider';
+import type { ModelProvider } from '../providers/model-provider';
+import type { ConfigRepository } from './config-repository';
+import type { ProviderService, UsableProvider } from './provider-service';
+import { apiKeyMissing } from './provider-service';
+
+/** The model one turn runs on. */
+export interface ResolvedModel {
+  readonly providerId: string;
+  readonly model: string;
+  readonly client: ModelProvider;
+}
+
+/** What the agent loop asks once per turn; throws `provider_not_configured` when nothing can be used. */
+export interface ModelResolver {
+  resolve(agent: Agent): Promise<ResolvedModel>;
+}
+
+export interface ConfiguredModelResolverOptions {
+  readonly maxRetries: number;
+  /** Tests count the clients made; the server uses `createModelProvider`. */
+  readonly createClient?: (config: ModelProviderConfig) => ModelProvider;
+}
+
+/**
+ * Picks each turn's provider and model from the configuration: the agent's preferred provider
+ * (with its preferred model, else the default model when it is on that provider, else the
+ * provider's own or first model), else the default model set with set_default_model, else the
+ * provider configured by environment variables (the agent's `model` from agents.json, else
+ * ONECLAW_MODEL). A preferred model without a preferred provider applies to whichever provider is
+ * chosen. Inactive and deleted providers are skipped. Clients are made once per provider and made
+ * again when its type, address or key changes.
+ */
+export class ConfiguredModelResolver implements ModelResolver {
+  private readonly clients = new Map<string, { readonly fingerprint: string; readonly client: ModelProvider }>();
+  private readonly createClient: (config: ModelProviderConfig) => ModelProvider;
+
+  constructor(
+    private readonly repository: ConfigRepository,
+    private readonly providers: ProviderService,
+    private readonly options: ConfiguredModelResolverOptions,
+  ) {
+    this.createClient = options.createClient ?? createModelProvider;
+  }
+
+  async resolve(agent: Agent): Promise<ResolvedModel> {
+    const state = await this.repository.load();
+    const preferred = agent.preferredProviderId ? this.providers.usable(state, agent.preferredProviderId) : undefined;
+    if (preferred) {
+      const fromDefault = state.defaultModel?.providerId === preferred.providerId ? state.defaultModel.modelId : undefined;
+      const model = agent.preferredModelId ?? fromDefault ?? (preferred.ownModel ? agent.model ?? preferred.ownModel : undefined) ?? modelsOf(state, preferred.providerId)[0]?.modelId;
+      if (!model) {
+        throw notConfigured(
+          `Agent '${agent.name}' prefers provider '${preferred.name}', which has no model to use. Set preferred_model_id with update_agent, or give the provider models with fetch_models or add_model.`,
+        );
+      }
+      return this.ready(preferred, model);
+    }
+    const defaultProvider = state.defaultModel ? this.providers.usable(state, state.defaultModel.providerId) : undefined;
+    if (defaultProvider && state.defaultModel) return this.ready(defaultProvider, agent.preferredModelId ?? state.defaultModel.modelId);
+    const env = this.providers.environment;
+    if (env) return this.ready({ ...env, ownModel: env.model }, agent.preferredModelId ?? agent.model ?? env.model);
+    throw notConfigured(
+      hasConfiguredProviders(state)
+        ? 'No language model is selected. Set a default model with set_default_model (config tools), or set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY and restart.'
+        : 'No language model is configured. Set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server) and restart.',
+    );
+  }
+
+  private ready(provider: UsableProvider, model: string): ResolvedModel {
+    // Anthropic and Gemini refuse every request without a key: say what to do instead of a 401 later.
+    // (The environment provider keeps its behaviour as it was before configured providers.)
+    if (provider.providerId !== ENVIRONMENT_PROVIDER_ID && provider.kind !== 'openai' && !provider.apiKey) throw notConfigured(apiKeyMissing(provider.providerId).message);
+    return { providerId: provider.providerId, model, client: this.clientFor(provider) };
+  }
+
+  private clientFor(provider: UsableProvider): ModelProvider {
+    const fingerprint = JSON.stringify([provider.kind, provider.baseUrl ?? null, provider.apiKey ?? null]);
+    const cached = this.clients.get(provider.providerId);
+    if (cached?.fingerprint === fingerprint) return cached.client;
+    const client = this.createClient({
+      kind: provider.kind,
+      maxRetries: this.options.maxRetries,
+      ...(provider.apiKey ? { apiKey: provider.apiKey } : {}),
+      ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+    });
+    this.clients.set(provider.providerId, { fingerprint, client });
+    return client;
+  }
+}
+
+function hasConfiguredProviders(state: ConfigState): boolean {
+  return [...state.providers.values()].some((p) => p.isActive);
+}
+
+function notConfigured(message: string): OneClawError {
+  return new OneClawError('provider_not_configured', message);
+}

@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
+import { fetchProviderModels } from './provider-model-list';
+
+const KEY = 'sk-model-list-key-0123456789';
+const signal = () => new AbortController().signal;
+let fake: FakeModelServer | undefined;
+
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe('fetchProviderModels against the FAKE model servers (real wire shapes)', () => {
+  it('OpenAI-compatible: GET {base}/models with the Bearer key', async () => {
+    fake = await startFakeModelServer('openai', { apiKey: KEY, models: [{ id: 'llama3.1:8b' }, { id: 'qwen2.5' }] });
+    const models = await fetchProviderModels({ providerId: 'p', kind: 'openai', baseUrl: fake.url, apiKey: KEY }, signal());
+    expect(models).toEqual([{ modelId: 'llama3.1:8b' }, { modelId: 'qwen2.5' }]);
+    expect(fake.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/models', headers: expect.objectContaining({ authorization: `Bearer ${KEY}` }) })]);
+  });
+
+  it('OpenAI-compatible: a local server needs no key', async () => {
+    fake = await startFakeModelServer('openai');
+    await expect(fetchProviderModels({ providerId: 'p', kind: 'openai', baseUrl: fake.url }, signal())).resolves.toHaveLength(3);
+    expect(fake.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('Anthropic: GET /v1/models with x-api-key and anthropic-version, following has_more pages', async () => {
+    const many = Array.from({ length: 1203 }, (_, i) => ({ id: `claude-test-${i}`, displayName: `Claude Test ${i}` }));
+    fake = await startFakeModelServer('anthropic', { apiKey: KEY, models: many });
+    const models = await fetchProviderModels({ providerId: 'p', kind: 'anthropic', baseUrl: fake.url, apiKey: KEY }, signal());
+    expect(models).toHaveLength(1203);
+    expect(models[1202]).toEqual({ modelId: 'claude-test-1202', displayName: 'Claude Test 1202' });
+    expect(fake.requests.map((r) => r.path)).toEqual(['/v1/models?limit=1000', '/v1/models?limit=1000&after_id=claude-test-999']);
+    expect(fake.requests[0]?.headers).toMatchObject({ 'x-api-key': KEY, 'anthropic-version': '2023-06-01' });
+  });
+
+  it('Gemini: GET /v1beta/models with x-goog-api-key, only models that can generateContent, without the models/ prefix', async () => {
+    fake = await startFakeModelServer('gemini', { apiKey: KEY });
+    const models = await fetchProviderModels({ providerId: 'p', kind: 'gemini', baseUrl: fake.url, apiKey: KEY }, signal());
+    expect(models).toEqual([
+      { modelId: 'gemini-2.5-flash', displayName: 'Gemini 2.5 Flash' },
+      { modelId: 'gemini-2.5-pro', displayName: 'Gemini 2.5 Pro' },
+    ]);
+    expect(fake.requests[0]).toMatchObject({ path: '/v1beta/models?pageSize=1000', headers: expect.objectContaining({ 'x-goog-api-key': KEY }) });
+    expect(fake.requests[0]?.path).not.toContain(KEY);
+  });
+
+  it('listing models consumes no scripted chat reply', async () => {
+    fake = await startFakeModelServer('openai', { replies: [fakeReply.text('still here')] });
+    await fetchProviderModels({ providerId: 'p', kind: 'openai', baseUrl: fake.url }, signal());
+    expect(fake.pendingReplies).toBe(1);
+  });
+
+  it('a wrong key is provider_auth_failed, and the key is not in the message', async () => {
+    fake = await startFakeModelServer('anthropic', { apiKey: KEY });
+    const failure = fetchProviderModels({ providerId: 'p', kind: 'anthropic', baseUrl: fake.url, apiKey: 'sk-wrong-key-9876543210' }, signal());
+    await expect(failure).rejects.toMatchObject({ code: 'provider_auth_failed' });
+    await expect(failure).rejects.not.toThrow('sk-wrong-key-9876543210');
+  });
+
+  it('an unreachable server is provider_unavailable; an answer that is not a model list is provider_bad_response', async () => {
+    fake = await startFakeModelServer('openai');
+    const url = fake.url;
+    await fake.close();
+    fake = undefined;
+    await expect(fetchProviderModels({ providerId: 'p', kind: 'openai', baseUrl: url }, signal())).rejects.toMatchObject({ code: 'provider_unavailable' });
+
+    const odd = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"models": "nope"}');
+    });
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+      await expect(fetchProviderModels({ providerId: 'p', kind: 'openai', baseUrl: base }, signal())).rejects.toMatchObject({ code: 'provider_bad_response' });
+      await expect(fetchProviderModels({ providerId: 'p', kind: 'gemini', baseUrl: base, apiKey: KEY }, signal())).rejects.toMatchObject({ code: 'provider_bad_response' });
+    } finally {
+      await new Promise<void>((resolve) => odd.close(() => resolve()));
+    }
+  });
+
+  it('an aborted request (the tool timed out) is provider_cancelled', async () => {
+    fake = await startFakeModelServer('openai');
+    const controller = new AbortController();
+    controller.abort();
+    await expect(fetchProviderModels({ providerId: 'p', kind: 'openai', baseUrl: fake.url }, controller.signal)).rejects.toMatchObject({ code: 'provider_cancelled' });
+  });
+});

@@ -1,0 +1,57 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Put, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { OneClawError } from '@oneclaw/core';
+import { RemoveProviderApiKeyCommand } from '../config/commands/remove-provider-api-key.command';
+import { SetProviderApiKeyCommand } from '../config/commands/set-provider-api-key.command';
+import { GetConfigEventsQuery } from '../config/queries/get-config-events.query';
+import { emptyBody, providerApiKeyBody, type ProviderApiKeyBody } from './body-schemas';
+import { ValidateBody } from './validate-body.pipe';
+
+const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the change once.' };
+
+/**
+ * The configuration's HTTP side: its audit stream, and provider API keys, which are set here
+ * and never through the chat (the model never handles keys). Everything else is changed with the
+ * config tools (docs/configuration.md).
+ */
+@ApiTags('config')
+@ApiBearerAuth()
+@Controller('api')
+export class ConfigController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get('config/events')
+  @ApiOperation({ summary: 'GetConfigEvents: every configuration change (the `config` stream), oldest first; never holds secrets' })
+  @ApiQuery({ name: 'fromRevision', required: false, description: 'First revision to return (default 0).' })
+  events(@Query('fromRevision') fromRevision?: string) {
+    return this.queries.execute(new GetConfigEventsQuery(revisionFrom(fromRevision)));
+  }
+
+  @Put('providers/:id/api-key')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'SetProviderApiKey: stores the key of a configured provider (write-only; the event records only that a key was set)' })
+  @ApiBody({ schema: providerApiKeyBody })
+  @ApiHeader(idempotencyHeader)
+  async setApiKey(@Param('id') id: string, @Body(new ValidateBody<ProviderApiKeyBody>(providerApiKeyBody)) body: ProviderApiKeyBody, @Headers('idempotency-key') key?: string) {
+    await this.commands.execute(new SetProviderApiKeyCommand(id, body.apiKey, key));
+  }
+
+  @Delete('providers/:id/api-key')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'RemoveProviderApiKey: forgets the key of a configured provider' })
+  @ApiHeader(idempotencyHeader)
+  async removeApiKey(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+    await this.commands.execute(new RemoveProviderApiKeyCommand(id, key));
+  }
+}
+
+function revisionFrom(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new OneClawError('validation_error', `fromRevision must be a whole number, 0 or more (got '${raw}').`);
+  return value;
+}

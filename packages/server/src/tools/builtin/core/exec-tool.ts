@@ -1,0 +1,128 @@
+import { OneClawError } from '@oneclaw/core';
+import { FsError, type ConfinedFs } from '@oneclaw/js-tools';
+import { truncateText, type Tool } from '@oneclaw/tool-registry';
+import { builtinTool } from '../builtin-tool';
+import { runShellCommand, type ShellOutcome } from './shell-command';
+
+export const EXEC_TOOL_TIMEOUT_MS = 125_000;
+export const EXEC_DEFAULT_TIMEOUT_SECONDS = 30;
+export const EXEC_MAX_TIMEOUT_SECONDS = 120;
+export const EXEC_DEFAULT_MAX_LENGTH = 50_000;
+const FALLBACK_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+export interface ExecToolOptions {
+  /** ONECLAW_EXEC_ENABLED: off by default, because a shell reaches everything the server's user can. */
+  readonly enabled: boolean;
+  /** The files root: the default working directory, and HOME of the command. */
+  readonly files: ConfinedFs;
+}
+
+interface ExecParams {
+  readonly command: string;
+  readonly timeout_seconds?: number;
+  readonly working_directory?: string;
+  readonly max_length?: number;
+}
+
+/** exec (CATALOGUE.md section 8, system): a shell command with a timeout, in the files folder. */
+export function createExecTool(options: ExecToolOptions): Tool {
+  return builtinTool<ExecParams>(
+    {
+      name: 'exec',
+      description:
+        'Run a shell command (sh -c) in the files folder and return its exit code, output and error output. ' +
+        'The command and every process it starts are killed at the timeout or when it exits.' +
+        (options.enabled ? '' : ' Disabled on this server: every call fails with exec_disabled.'),
+      parameters: {
+        type: 'object',
+        properties: {
+          command: { type: 'string', description: "The shell command, e.g. 'ls -la' or 'grep -rn TODO notes'." },
+          timeout_seconds: { type: 'number', description: 'Seconds before the command is killed: default 30, from 1 to 120.' },
+          working_directory: {
+            type: 'string',
+            description: "Folder to run in, relative to the files folder (default: the files folder itself). It must exist.",
+          },
+          max_length: { type: 'integer', minimum: 1, description: 'Most characters of output returned (default 50000); the rest is cut.' },
+        },
+        required: ['command'],
+      },
+      timeoutMs: EXEC_TOOL_TIMEOUT_MS,
+    },
+    async (params, context) => {
+      if (!options.enabled) {
+        throw new OneClawError(
+          'exec_disabled',
+          'Shell commands are disabled on this server. The operator can enable them by setting ONECLAW_EXEC_ENABLED=true and restarting; until then, do without exec.',
+        );
+      }
+      if (params.command.trim() === '') {
+        throw new OneClawError('missing_parameter', "The command is empty. Give a shell command to run, such as 'ls -la'.");
+      }
+      const timeoutSeconds = clamp(params.timeout_seconds ?? EXEC_DEFAULT_TIMEOUT_SECONDS, 1, EXEC_MAX_TIMEOUT_SECONDS);
+      const maxLength = params.max_length ?? EXEC_DEFAULT_MAX_LENGTH;
+      const cwd = workingDirectory(options.files, params.working_directory);
+      const home = options.files.directory();
+      let outcome: ShellOutcome;
+      try {
+        outcome = await runShellCommand({
+          command: params.command,
+          cwd,
+          env: commandEnvironment(home),
+          timeoutMs: timeoutSeconds * 1000,
+          signal: context.signal,
+          // Enough for maxLength characters of any UTF-8 text.
+          maxCaptureBytes: maxLength * 4,
+        });
+      } catch (error) {
+        throw new OneClawError('exec_failed', `The shell could not be started (${(error as NodeJS.ErrnoException).code ?? 'error'}). Ask the operator to check that 'sh' is installed.`);
+      }
+      return truncateText(formatExecOutput(outcome, timeoutSeconds), maxLength);
+    },
+  );
+}
+
+/**
+ * The origin's format: `[Exit Code: N]`, then stdout, then a `[stderr]` section, then a timeout
+ * note; `(no output)` when the command printed nothing.
+ */
+export function formatExecOutput(outcome: ShellOutcome, timeoutSeconds: number): string {
+  const parts = [`[Exit Code: ${outcome.exitCode}]`];
+  if (outcome.stdout !== '') parts.push(withoutFinalNewline(outcome.stdout));
+  if (outcome.stderr !== '') parts.push('[stderr]', withoutFinalNewline(outcome.stderr));
+  if (outcome.stdout === '' && outcome.stderr === '') parts.push('(no output)');
+  if (outcome.outputCut) parts.push('[output cut: the command printed more than is kept]');
+  if (outcome.timedOut) parts.push(`[timed out after ${timeoutSeconds} s: the command and the processes it started were killed]`);
+  if (outcome.cancelled) parts.push('[cancelled: the command and the processes it started were killed]');
+  return parts.join('\n');
+}
+
+/**
+ * Never the server's environment, which holds API keys: a command could print it. PATH is kept
+ * (it names no secret, and tools installed under other prefixes stay reachable).
+ */
+export function commandEnvironment(home: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH || FALLBACK_PATH,
+    HOME: home,
+    LANG: process.env.LANG || 'C.UTF-8',
+    TZ: process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
+  };
+}
+
+function workingDirectory(files: ConfinedFs, input: string | undefined): string {
+  if (input === undefined || input.trim() === '') return files.directory();
+  try {
+    return files.directory(input);
+  } catch (error) {
+    if (error instanceof FsError) throw new FsError(error.code, `working_directory: ${error.message}`, error.details);
+    throw error;
+  }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+function withoutFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
+}

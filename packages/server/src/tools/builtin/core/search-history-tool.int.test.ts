@@ -1,0 +1,209 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
+import { SqliteEventStore } from '../../../persistence/sqlite-event-store';
+import { SessionRepository } from '../../../sessions/session-repository';
+import { HistoryIndex, snippetOf } from './history-index';
+import { MemoryFile } from './memory-file';
+import { createSearchHistoryTool } from './search-history-tool';
+
+let dir: string;
+let store: SqliteEventStore;
+let sessions: SessionRepository;
+let memory: MemoryFile;
+let history: HistoryIndex;
+let clock: Date;
+let step = 0;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oneclaw-history-'));
+  store = SqliteEventStore.open(path.join(dir, 'events.db'));
+  clock = new Date('2025-03-01T12:00:00Z');
+  sessions = new SessionRepository(store, new ToolRegistry(), () => clock);
+  memory = new MemoryFile({ folder: path.join(dir, 'memory'), now: () => clock, timeZone: 'UTC' });
+  history = new HistoryIndex({ store, memory, timeZone: 'UTC' });
+});
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function conversation(sessionId: string, day: string, messages: readonly [role: 'user' | 'assistant' | 'tool', text: string][]): Promise<void> {
+  clock = new Date(`${day}T12:00:00Z`);
+  const record = (command: Parameters<SessionRepository['record']>[1]) => sessions.record(sessionId, command, { commandId: `cmd-${(step += 1)}` });
+  if ((await sessions.load(sessionId)).revision === 'no_stream') await record({ type: 'StartSession', sessionId, agentId: 'default' });
+  let callId = '';
+  for (const [role, text] of messages) {
+    const messageId = `m-${(step += 1)}`;
+    if (role === 'user') await record({ type: 'RecordUserMessage', messageId, text });
+    else if (role === 'assistant') {
+      callId = `call-${messageId}`;
+      await record({ type: 'RecordAssistantMessage', messageId, text, toolCalls: text.startsWith('call:') ? [{ callId, toolName: 'search_history', arguments: {} }] : [] });
+    } else await record({ type: 'RecordToolResult', messageId, callId, toolName: 'search_history', durationMs: 1, status: 'success', result: text });
+  }
+}
+
+const search = (params: Record<string, unknown>, sessionId = 'asking'): Promise<ToolResult> =>
+  createSearchHistoryTool(history).execute(params, { signal: new AbortController().signal, sessionId, callId: 'c', env: {} });
+
+function text(result: ToolResult): string {
+  if (result.status !== 'success') throw new Error(`expected success, got ${result.errorType}: ${result.message}`);
+  return result.result;
+}
+
+async function seed(): Promise<void> {
+  await conversation('alpha', '2025-03-01', [
+    ['user', 'How do I deploy the kubernetes cluster on Hetzner?'],
+    ['assistant', 'Use k3s: one control node and two workers are enough for a small cluster.'],
+  ]);
+  await conversation('bravo', '2025-03-05', [
+    ['user', 'Book a flight to Lisbon in May, window seat please.'],
+    ['assistant', 'I found three flights to Lisbon on 12 May.'],
+  ]);
+  clock = new Date('2025-03-03T12:00:00Z');
+  await memory.save('The user runs a kubernetes homelab on three Raspberry Pis.', 'projects');
+}
+
+describe('search_history over a real SQLite event store and the memory file (issue 6)', () => {
+  it('finds user and assistant messages and memory entries, each with its session id (or memory), date, role and a snippet', async () => {
+    await seed();
+    const result = text(await search({ query: 'kubernetes' }));
+    expect(result.startsWith('2 results for "kubernetes" in conversations and memory, best first:\n\n1. [')).toBe(true);
+    expect(result.match(/^\d+\. \[/gm)).toEqual(['1. [', '2. [']);
+    expect(result).toContain('[session alpha · 2025-03-01 · user]\n   How do I deploy the kubernetes cluster on Hetzner?');
+    expect(result).toContain('[memory · 2025-03-03 · projects]\n   The user runs a kubernetes homelab on three Raspberry Pis.');
+    expect(text(await search({ query: 'three flights' }))).toContain('[session bravo · 2025-03-05 · assistant]\n   I found three flights to Lisbon on 12 May.');
+  });
+
+  it('does not index tool results (only user and assistant texts)', async () => {
+    await conversation('tools', '2025-03-02', [
+      ['user', 'look it up'],
+      ['assistant', 'call: searching'],
+      ['tool', 'zanzibar appears only in a tool result'],
+    ]);
+    expect(text(await search({ query: 'zanzibar' }))).toBe('No results for "zanzibar" in conversations and memory. Try other or fewer words, or a wider date range.');
+  });
+
+  it('scope "memory" searches only memory, scope "sessions" only conversations', async () => {
+    await seed();
+    const memoryOnly = text(await search({ query: 'kubernetes', scope: 'memory' }));
+    expect(memoryOnly).toMatch(/^1 result for "kubernetes" in memory, best first:/);
+    expect(memoryOnly).toContain('[memory · 2025-03-03 · projects]');
+    const sessionsOnly = text(await search({ query: 'kubernetes', scope: 'sessions' }));
+    expect(sessionsOnly).toMatch(/^1 result for "kubernetes" in conversations, best first:/);
+    expect(sessionsOnly).toContain('[session alpha');
+  });
+
+  it('date_from and date_to filter by the day of the event (metadata.occurredAt) or of the memory entry, inclusive', async () => {
+    await seed();
+    const from = text(await search({ query: 'kubernetes Lisbon', date_from: '2025-03-03' }));
+    expect(from).not.toContain('session alpha');
+    expect(from).toContain('[memory · 2025-03-03');
+    expect(from).toContain('session bravo');
+    const to = text(await search({ query: 'kubernetes Lisbon', date_to: '2025-03-03' }));
+    expect(to).toContain('session alpha');
+    expect(to).toContain('[memory · 2025-03-03');
+    expect(to).not.toContain('session bravo');
+    const day = text(await search({ query: 'kubernetes Lisbon', date_from: '2025-03-01', date_to: '2025-03-01' }));
+    expect(day).toMatch(/^1 result for "kubernetes Lisbon" in conversations and memory \(2025-03-01 to 2025-03-01\)/);
+  });
+
+  it('reads the store incrementally: events appended after a search are found by the next one, which reads only from the last position', async () => {
+    await seed();
+    const readAll = jest.spyOn(store, 'readAll');
+    expect(text(await search({ query: 'espresso' }))).toMatch(/^No results/);
+    const firstReads = readAll.mock.calls.length;
+    const lastPosition = Math.max(...(await store.readAll()).map((e) => e.position));
+    readAll.mockClear();
+
+    await conversation('charlie', '2025-03-07', [['user', 'Which espresso machine should I buy?']]);
+    expect(text(await search({ query: 'espresso' }))).toContain('[session charlie · 2025-03-07 · user]\n   Which espresso machine should I buy?');
+    expect(firstReads).toBeGreaterThan(0);
+    expect(readAll.mock.calls.map(([options]) => options?.fromPosition)).toEqual([lastPosition]);
+  });
+
+  it('ranks the better match first', async () => {
+    await conversation('weak', '2025-03-01', [['user', 'The cluster of grapes on the table looks nice.']]);
+    await conversation('strong', '2025-03-02', [['user', 'Our kubernetes cluster is down again, the kubernetes API times out.']]);
+    const result = text(await search({ query: 'kubernetes cluster' }));
+    expect(result.indexOf('session strong')).toBeGreaterThan(0);
+    expect(result.indexOf('session strong')).toBeLessThan(result.indexOf('session weak'));
+  });
+
+  it('finds words by prefix and with small typos', async () => {
+    await seed();
+    expect(text(await search({ query: 'deploy' }))).toContain('session alpha');
+    expect(text(await search({ query: 'kubernets' }))).toContain('session alpha');
+  });
+
+  it("leaves out the asking session's live conversation (since its last clear), but finds what was cleared", async () => {
+    await conversation('asking', '2025-03-01', [['user', 'Remember the pelican sketch we discussed?']]);
+    expect(text(await search({ query: 'pelican' }, 'asking'))).toMatch(/^No results/);
+    expect(text(await search({ query: 'pelican' }, 'other'))).toContain('session asking');
+    await sessions.record('asking', { type: 'ClearSession', reason: 'user (/clear)' }, { commandId: 'clear-1' });
+    await conversation('asking', '2025-03-02', [['user', 'Search for the pelican thing please']]);
+    const result = text(await search({ query: 'pelican' }, 'asking'));
+    expect(result).toContain('Remember the pelican sketch');
+    expect(result).not.toContain('Search for the pelican thing');
+  });
+
+  it('sees memory saved, edited or removed after an earlier search', async () => {
+    await seed();
+    expect(text(await search({ query: 'saxophone', scope: 'memory' }))).toMatch(/^No results/);
+    await memory.save('Plays the tenor saxophone on weekends.', 'interests');
+    expect(text(await search({ query: 'saxophone', scope: 'memory' }))).toContain('[memory · 2025-03-03 · interests]');
+    fs.writeFileSync(memory.file, '## Notes\n- [2025-03-04] Only this entry is left now.\n');
+    expect(text(await search({ query: 'saxophone', scope: 'memory' }))).toMatch(/^No results/);
+    expect(text(await search({ query: 'kubernetes', scope: 'memory' }))).toMatch(/^No results/);
+    expect(text(await search({ query: 'entry left', scope: 'memory' }))).toContain('[memory · 2025-03-04 · notes]');
+  });
+
+  it('returns max_results (default 10), at most 50', async () => {
+    await conversation('many', '2025-03-01', Array.from({ length: 60 }, (_, i): ['user', string] => ['user', `marmalade recipe number ${i}`]));
+    const count = async (params: Record<string, unknown>) => (text(await search({ query: 'marmalade', ...params })).match(/^\d+\. \[/gm) ?? []).length;
+    expect(await count({})).toBe(10);
+    expect(await count({ max_results: 3 })).toBe(3);
+    expect(await count({ max_results: 500 })).toBe(50);
+  });
+
+  it('errors: a query without words (invalid_query), a bad date (invalid_date), date_from after date_to (invalid_date_range)', async () => {
+    expect(await search({ query: '   ' })).toMatchObject({ status: 'error', errorType: 'invalid_query' });
+    expect(await search({ query: '?!' })).toMatchObject({ status: 'error', errorType: 'invalid_query' });
+    for (const date of ['2025-02-30', '03/01/2025', '2025-3-1', 'yesterday', '2025-13-01']) {
+      const result = await search({ query: 'x', date_from: date });
+      expect([date, result.status === 'error' && result.errorType]).toEqual([date, 'invalid_date']);
+    }
+    const to = await search({ query: 'x', date_to: 'tomorrow' });
+    expect(to).toMatchObject({ status: 'error', errorType: 'invalid_date' });
+    expect(to.status === 'error' && to.message).toBe("date_to 'tomorrow' is not a date. Use YYYY-MM-DD, e.g. 2025-03-01.");
+    expect(await search({ query: 'x', date_from: '2025-03-02', date_to: '2025-03-01' })).toMatchObject({ status: 'error', errorType: 'invalid_date_range' });
+  });
+
+  it('bad input is a validation_error from the engine (no query, unknown scope, max_results 0); timeout 30 s', async () => {
+    const registry = new ToolRegistry();
+    registry.register(createSearchHistoryTool(history), { kind: 'built-in' });
+    const calls = [{}, { query: 'x', scope: 'everything' }, { query: 'x', max_results: 0 }];
+    const outcomes = await new ToolExecutionEngine(registry).executeAll(
+      calls.map((args, i) => ({ callId: `c${i}`, toolName: 'search_history', arguments: args })),
+      { sessionId: 's', activeToolNames: ['search_history'] },
+    );
+    expect(outcomes.map((o) => o.result.status === 'error' && o.result.errorType)).toEqual(['validation_error', 'validation_error', 'validation_error']);
+    expect(registry.get('search_history')?.definition.timeoutMs).toBe(30_000);
+  });
+});
+
+describe('snippetOf', () => {
+  it('shows the text around the first match on one line, cut at spaces, with ellipses where it was cut', () => {
+    const long = `${'lorem ipsum '.repeat(20)}the KUBERNETES\ncluster ${'dolor sit amet '.repeat(20)}`;
+    const snippet = snippetOf(long, ['kubernetes']);
+    expect(snippet.startsWith('…')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+    expect(snippet).toContain('the KUBERNETES cluster');
+    expect(snippet.length).toBeLessThanOrEqual(80 + 160 + 2);
+    expect(snippet).not.toMatch(/…\S*ipsu(?!m)/);
+    expect(snippetOf('short text', ['text'])).toBe('short text');
+  });
+});
