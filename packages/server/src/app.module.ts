@@ -6,11 +6,14 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { EventStore } from '@oneclaw/core';
 import type { JsRunner } from '@oneclaw/js-tools';
 import { AgentDirectory } from './agents/agent-directory';
+import { DeleteEnvVarHandler } from './config/commands/delete-env-var.handler';
 import { RemoveProviderApiKeyHandler } from './config/commands/remove-provider-api-key.handler';
+import { SetEnvVarHandler } from './config/commands/set-env-var.handler';
 import { SetProviderApiKeyHandler } from './config/commands/set-provider-api-key.handler';
 import { ConfigLifecycle } from './config/config-lifecycle';
 import { ConfigServices } from './config/config-services';
 import { GetConfigEventsHandler } from './config/queries/get-config-events.handler';
+import { ListEnvVarsHandler } from './config/queries/list-env-vars.handler';
 import { ConfigController } from './http/config.controller';
 import { HealthController } from './http/health.controller';
 import { SessionsController } from './http/sessions.controller';
@@ -61,7 +64,7 @@ export interface AppOptions {
   readonly redactor?: SecretRedactor;
 }
 
-const commandHandlers = [SetProviderApiKeyHandler, RemoveProviderApiKeyHandler, StartSessionHandler, SendMessageHandler, LoadToolGroupHandler, UnloadToolGroupHandler, ClearSessionHandler, CancelTurnHandler];
+const commandHandlers = [SetProviderApiKeyHandler, RemoveProviderApiKeyHandler, SetEnvVarHandler, DeleteEnvVarHandler, StartSessionHandler, SendMessageHandler, LoadToolGroupHandler, UnloadToolGroupHandler, ClearSessionHandler, CancelTurnHandler];
 const queryHandlers = [
   GetSessionHandler,
   ListSessionsHandler,
@@ -71,6 +74,7 @@ const queryHandlers = [
   ListToolsHandler,
   GetAuditTrailHandler,
   GetConfigEventsHandler,
+  ListEnvVarsHandler,
 ];
 
 /**

@@ -131,6 +131,7 @@ describe('scheduled tasks decider', () => {
       expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', schedule: { type: 'one_time', date: '2026-02-28' }, timeZone: ZONE }).code).toBe('invalid_schedule');
       expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', schedule: { minute: 61 }, timeZone: ZONE }).code).toBe('invalid_schedule');
       expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', name: '', timeZone: ZONE }).code).toBe('invalid_task');
+      expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', enabled: 'yes' as unknown as boolean, timeZone: ZONE }).code).toBe('invalid_command');
     });
 
     it('disabling and re-enabling: enabling moves activeSince, so slots before it are not run', () => {
@@ -247,6 +248,7 @@ describe('scheduled tasks decider', () => {
       expect(refusal(tasks, finish('r9')).code).toBe('run_not_found');
       tasks.record({ type: 'StartTaskRun', taskId: 't1', runId: 'r1', sessionId: 's1', trigger: 'manual' });
       expect(refusal(tasks, { ...finish('r1'), outcome: 'maybe' as 'failed' }).code).toBe('invalid_command');
+      expect(refusal(tasks, { ...finish('r1'), reason: ' ' }).code).toBe('invalid_command');
       tasks.record({ type: 'DeleteTask', taskId: 't1' });
       expect(refusal(tasks, finish('r1')).code).toBe('not_found');
     });

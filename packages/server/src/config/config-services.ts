@@ -59,7 +59,8 @@ export class ConfigServices {
     });
     this.agents = AgentDirectory.load(config, this.repository);
     this.agentService = new AgentService(this.repository, this.agents, this.providers);
-    this.settings = new SettingsService(this.repository);
+    // ONECLAW_TIMEZONE (else the system zone) is the `timezone` setting's default.
+    this.settings = new SettingsService(this.repository, config.timeZone);
     this.envVars = new EnvVarService(this.repository, this.secrets, redactor, config.toolEnv);
     this.models = new ConfiguredModelResolver(this.repository, this.providers, {
       maxRetries: config.providerMaxRetries,

@@ -53,3 +53,16 @@ export const providerApiKeyBody = {
 export interface ProviderApiKeyBody {
   readonly apiKey: string;
 }
+
+export const envVarValueBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['value'],
+  properties: {
+    value: { type: 'string', minLength: 1, maxLength: 16_384, description: 'The value tools read as _env.NAME. Write-only: it is never returned.' },
+  },
+};
+
+export interface EnvVarValueBody {
+  readonly value: string;
+}

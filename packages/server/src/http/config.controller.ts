@@ -2,18 +2,22 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Put, Query } f
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { OneClawError } from '@oneclaw/core';
+import { DeleteEnvVarCommand } from '../config/commands/delete-env-var.command';
 import { RemoveProviderApiKeyCommand } from '../config/commands/remove-provider-api-key.command';
+import { SetEnvVarCommand } from '../config/commands/set-env-var.command';
 import { SetProviderApiKeyCommand } from '../config/commands/set-provider-api-key.command';
 import { GetConfigEventsQuery } from '../config/queries/get-config-events.query';
-import { emptyBody, providerApiKeyBody, type ProviderApiKeyBody } from './body-schemas';
+import { ListEnvVarsQuery } from '../config/queries/list-env-vars.query';
+import { emptyBody, envVarValueBody, providerApiKeyBody, type EnvVarValueBody, type ProviderApiKeyBody } from './body-schemas';
 import { ValidateBody } from './validate-body.pipe';
 
 const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the change once.' };
 
 /**
- * The configuration's HTTP side: its audit stream, and provider API keys, which are set here
- * and never through the chat (the model never handles keys). Everything else is changed with the
- * config tools (docs/configuration.md).
+ * The configuration's HTTP side: its audit stream, provider API keys (set here and never through
+ * the chat: the model never handles keys) and tool environment variables (write-only, so a
+ * secret need not be typed into a conversation). Everything else is changed with the config
+ * tools (docs/configuration.md).
  */
 @ApiTags('config')
 @ApiBearerAuth()
@@ -46,6 +50,29 @@ export class ConfigController {
   @ApiHeader(idempotencyHeader)
   async removeApiKey(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
     await this.commands.execute(new RemoveProviderApiKeyCommand(id, key));
+  }
+
+  @Get('env-vars')
+  @ApiOperation({ summary: 'ListEnvVars: tool environment variables (names and where they come from, never values)' })
+  envVars() {
+    return this.queries.execute(new ListEnvVarsQuery());
+  }
+
+  @Put('env-vars/:name')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'SetEnvVar: sets a variable tools read as _env.NAME (write-only; the event records only its name)' })
+  @ApiBody({ schema: envVarValueBody })
+  @ApiHeader(idempotencyHeader)
+  async setEnvVar(@Param('name') name: string, @Body(new ValidateBody<EnvVarValueBody>(envVarValueBody)) body: EnvVarValueBody, @Headers('idempotency-key') key?: string) {
+    await this.commands.execute(new SetEnvVarCommand(name, body.value, key));
+  }
+
+  @Delete('env-vars/:name')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'DeleteEnvVar: deletes a variable set through the configuration' })
+  @ApiHeader(idempotencyHeader)
+  async deleteEnvVar(@Param('name') name: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+    await this.commands.execute(new DeleteEnvVarCommand(name, key));
   }
 }
 

@@ -33,6 +33,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   validation_error: 400,
   provider_not_found: 404,
   read_only: 409,
+  not_found: 404,
 };
 
 /**

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SCHEDULED_TASKS_STREAM_ID, type EventStore, type RecordedEvent } from '@oneclaw/core';
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import { fakeReply } from '../testing/fake-model/fake-reply';
+import { fakeReply, type FakeReply } from '../testing/fake-model/fake-reply';
 import { startTestServer, type TestServer } from '../testing/test-server';
 import { EVENT_STORE } from '../tokens';
 import { ScheduledTaskService } from './scheduled-task-service';
@@ -37,11 +37,10 @@ describe('scheduled tasks over HTTP with a fake Anthropic model (issue 6)', () =
   const events = async (sessionId: string): Promise<RecordedEvent[]> => (await server.api('GET', `/api/sessions/${sessionId}/events`)).body.events;
   const messages = async (sessionId: string): Promise<Message[]> =>
     (await events(sessionId)).filter((e) => e.type === 'MessageSent').map((e) => e.data as Message);
-  /** One chat turn in which the model makes exactly this tool call; resolves with the tool's result. */
-  async function modelCalls(toolName: string, args: object): Promise<Message> {
-    model.enqueue(fakeReply.toolCall(toolName, args));
+  /** One chat turn in which the model makes exactly this tool call (then `later` is queued); resolves with the tool's result. */
+  async function modelCalls(toolName: string, args: object, ...later: FakeReply[]): Promise<Message> {
+    model.enqueue(fakeReply.toolCall(toolName, args), ...later);
     const turn = await server.api('POST', '/api/sessions/chat/messages', { text: `please ${toolName}` });
-    if (turn.status !== 200) console.log(turn.body, server.logLines.text().slice(-3000));
     expect(turn.status).toBe(200);
     expect(turn.body.reason).toBe('round_cap');
     return (await messages('chat')).filter((m) => m.role === 'tool' && m.toolName === toolName).at(-1) as Message;
@@ -74,8 +73,7 @@ describe('scheduled tasks over HTTP with a fake Anthropic model (issue 6)', () =
     expect(taskId).toBeDefined();
 
     // Run it now: the tool answers with the new session at once; the run's turn is the next model request.
-    model.enqueue(fakeReply.text('Good morning! Three meetings today.'));
-    const ran = await modelCalls('run_scheduled_task', { task_id: taskId });
+    const ran = await modelCalls('run_scheduled_task', { task_id: taskId }, fakeReply.text('Good morning! Three meetings today.'));
     expect(ran.status).toBe('success');
     const runSession = new RegExp(`in session (${taskId}-run-[0-9a-f]{12})\\.`).exec(ran.result ?? '')?.[1] as string;
     expect(runSession).toBeDefined();

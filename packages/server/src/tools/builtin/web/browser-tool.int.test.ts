@@ -147,9 +147,14 @@ describe('browser (real Chromium, pages on loopback)', () => {
   });
 
   it('timeout: a page that never answers, and a script that never finishes (shortened limits)', async () => {
-    const impatient = toolFor({ allowPrivateNetwork: true }, { navigationMs: 500, scriptMs: 300 });
-    expect(await impatient.execute({ url: `${site.origin}/hang`, mode: 'extract' }, context())).toMatchObject({ status: 'error', errorType: 'timeout' });
-    expect(await impatient.execute({ url: `${site.origin}/page`, mode: 'extract', wait_seconds: 0, javascript: 'new Promise(() => {})' }, context())).toMatchObject({
+    const impatientPage = toolFor({ allowPrivateNetwork: true }, { navigationMs: 500 });
+    expect(await impatientPage.execute({ url: `${site.origin}/hang`, mode: 'extract' }, context())).toMatchObject({
+      status: 'error',
+      errorType: 'timeout',
+      message: expect.stringContaining('did not load within'),
+    });
+    const impatientScript = toolFor({ allowPrivateNetwork: true }, { scriptMs: 300 });
+    expect(await impatientScript.execute({ url: `${site.origin}/page`, mode: 'extract', wait_seconds: 0, javascript: 'new Promise(() => {})' }, context())).toMatchObject({
       status: 'error',
       errorType: 'timeout',
       message: expect.stringContaining('javascript did not finish'),
