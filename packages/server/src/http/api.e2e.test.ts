@@ -12,6 +12,7 @@ import { loadServerConfig } from '../server-config';
 import { SessionRepository } from '../sessions/session-repository';
 import { startTestServer, TEST_API_TOKEN, type ApiResponse, type TestServer } from '../testing/test-server';
 import { EVENT_STORE } from '../tokens';
+import { CORE_TOOL_NAMES } from '../testing/real-catalogue';
 
 /**
  * The HTTP API end to end (RELIABILITY.md B4, SPEC S5): a real server on loopback, built exactly
@@ -21,7 +22,7 @@ import { EVENT_STORE } from '../tokens';
  * that need no model (start, clear, load / unload tool group).
  */
 
-const CORE_TOOLS = ['load_tool_group', 'get_current_time', 'http_request', 'read_file', 'write_file'];
+const CORE_TOOLS = CORE_TOOL_NAMES;
 const GOOGLE_GROUPS: Readonly<Record<string, string>> = {
   google_calendar: 'Google Calendar',
   google_contacts: 'Google Contacts',

@@ -10,6 +10,7 @@ import { startFakeModelServer, type FakeModelServer } from '../testing/fake-mode
 import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startTestServer, type SseEvent, type TestServer } from '../testing/test-server';
 import { ToolRuntime } from '../tools/tool-runtime';
+import { CORE_TOOL_NAMES } from '../testing/real-catalogue';
 
 /**
  * The seed's scenarios end to end: real HTTP to a booted server (SQLite store, QuickJS worker
@@ -18,7 +19,7 @@ import { ToolRuntime } from '../tools/tool-runtime';
  * googleapis.com URLs unchanged.
  */
 const MODEL_KEY = 'sk-ant-test-model-key-000111';
-const CORE = ['load_tool_group', 'get_current_time', 'http_request', 'read_file', 'write_file'];
+const CORE = CORE_TOOL_NAMES;
 
 let google: FakeGoogleApi;
 let caDir: string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startFakeModelServer, type FakeModelServer } from '../../testing/fake-model-server';
 import { fakeReply } from '../../testing/fake-model/fake-reply';
+import { CONFIG_TOOL_NAMES, CORE_TOOL_NAMES } from '../../testing/real-catalogue';
 import { startTestServer, type TestServer } from '../../testing/test-server';
 import { ToolRuntime } from '../tool-runtime';
 
@@ -11,43 +12,8 @@ import { ToolRuntime } from '../tool-runtime';
  */
 const MODEL_KEY = 'sk-ant-test-catalogue-key-000222';
 
-/** The seed's 13 core tools (RFC-040 as first implemented), in the order the model sees them. */
-const CORE = [
-  'load_skill',
-  'load_tool_group',
-  'save_memory',
-  'search_history',
-  'exec',
-  'js_eval',
-  'webfetch',
-  'browser',
-  'create_agent',
-  // The shipped JS core tools follow the TypeScript ones (the JS catalogue loads after them).
-  'get_current_time',
-  'http_request',
-  'read_file',
-  'write_file',
-];
-
-const CONFIG_TOOLS = [
-  'list_providers',
-  'create_provider',
-  'update_provider',
-  'delete_provider',
-  'list_models',
-  'fetch_models',
-  'set_default_model',
-  'add_model',
-  'delete_model',
-  'list_agents',
-  'update_agent',
-  'delete_agent',
-  'get_config',
-  'set_config',
-  'manage_env_var',
-  'list_tool_states',
-  'set_tool_enabled',
-];
+const CORE = CORE_TOOL_NAMES;
+const CONFIG_TOOLS = CONFIG_TOOL_NAMES;
 
 const BUILTIN_GROUP_TOOLS: Record<string, readonly string[]> = {
   config: CONFIG_TOOLS,

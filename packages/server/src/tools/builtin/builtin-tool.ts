@@ -1,5 +1,13 @@
 import { OneClawError } from '@oneclaw/core';
-import { toolError, toolSuccess, type Tool, type ToolContext, type ToolDefinition, type ToolResult } from '@oneclaw/tool-registry';
+import { DEFAULT_MAX_RESULT_CHARS, toolError, toolSuccess, type Tool, type ToolContext, type ToolDefinition, type ToolResult } from '@oneclaw/tool-registry';
+
+/**
+ * The most text a built-in puts in one answer. The engine cuts every result above
+ * DEFAULT_MAX_RESULT_CHARS with a marker of its own, which would drop a tool's note saying how to
+ * read on; tools cut their text here first (the origin's larger `max_length` defaults included),
+ * leaving room for that note.
+ */
+export const MAX_ANSWER_CHARS = DEFAULT_MAX_RESULT_CHARS - 1_000;
 
 export type BuiltinExecute<P> = (params: P, context: ToolContext) => Promise<string | ToolResult> | string | ToolResult;
 

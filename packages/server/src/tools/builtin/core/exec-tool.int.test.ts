@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ConfinedFs } from '@oneclaw/js-tools';
 import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
 import { loadServerConfig } from '../../../server-config';
+import { MAX_ANSWER_CHARS } from '../builtin-tool';
 import { createExecTool } from './exec-tool';
 
 let base: string;
@@ -148,7 +149,14 @@ describe('exec (issue 6, CATALOGUE section 8)', () => {
     const result = text(await exec({ command: "yes abcdefghij | head -n 2000", max_length: 500 }));
     expect(result.length).toBeLessThanOrEqual(500);
     expect(result.startsWith('[Exit Code: 0]\nabcdefghij\n')).toBe(true);
-    expect(result).toMatch(/\[truncated: showing the first \d+ of \d+ characters\]$/);
+    expect(result).toMatch(/\[truncated: showing the first \d+ of \d+ characters\]\n\[output cut: the command printed more than is kept\]$/);
+  });
+
+  it('keeps the timeout note when the output is cut, and never answers more than one result holds (the engine would cut the note off)', async () => {
+    const result = text(await exec({ command: 'yes abcdefghij; sleep 5', timeout_seconds: 1 }));
+    expect(result.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+    expect(result.startsWith('[Exit Code: -1]\nabcdefghij\n')).toBe(true);
+    expect(result).toMatch(/\[truncated: showing the first \d+ of \d+ characters\]\n\[output cut: the command printed more than is kept\]\n\[timed out after 1 s: the command and the processes it started were killed\]$/);
   });
 
   it('refuses an empty command (missing_parameter) and runs nothing', async () => {

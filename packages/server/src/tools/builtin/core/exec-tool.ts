@@ -1,7 +1,7 @@
 import { OneClawError } from '@oneclaw/core';
 import { FsError, type ConfinedFs } from '@oneclaw/js-tools';
 import { truncateText, type Tool } from '@oneclaw/tool-registry';
-import { builtinTool } from '../builtin-tool';
+import { builtinTool, MAX_ANSWER_CHARS } from '../builtin-tool';
 import { runShellCommand, type ShellOutcome } from './shell-command';
 
 export const EXEC_TOOL_TIMEOUT_MS = 125_000;
@@ -42,7 +42,7 @@ export function createExecTool(options: ExecToolOptions): Tool {
             type: 'string',
             description: "Folder to run in, relative to the files folder (default: the files folder itself). It must exist.",
           },
-          max_length: { type: 'integer', minimum: 1, description: 'Most characters of output returned (default 50000); the rest is cut.' },
+          max_length: { type: 'integer', minimum: 1, description: `Most characters of output returned (default 50000, at most ${MAX_ANSWER_CHARS}); the rest is cut.` },
         },
         required: ['command'],
       },
@@ -59,7 +59,7 @@ export function createExecTool(options: ExecToolOptions): Tool {
         throw new OneClawError('missing_parameter', "The command is empty. Give a shell command to run, such as 'ls -la'.");
       }
       const timeoutSeconds = clamp(params.timeout_seconds ?? EXEC_DEFAULT_TIMEOUT_SECONDS, 1, EXEC_MAX_TIMEOUT_SECONDS);
-      const maxLength = params.max_length ?? EXEC_DEFAULT_MAX_LENGTH;
+      const maxLength = Math.min(params.max_length ?? EXEC_DEFAULT_MAX_LENGTH, MAX_ANSWER_CHARS);
       const cwd = workingDirectory(options.files, params.working_directory);
       const home = options.files.directory();
       let outcome: ShellOutcome;
@@ -76,24 +76,29 @@ export function createExecTool(options: ExecToolOptions): Tool {
       } catch (error) {
         throw new OneClawError('exec_failed', `The shell could not be started (${(error as NodeJS.ErrnoException).code ?? 'error'}). Ask the operator to check that 'sh' is installed.`);
       }
-      return truncateText(formatExecOutput(outcome, timeoutSeconds), maxLength);
+      return formatExecOutput(outcome, timeoutSeconds, maxLength);
     },
   );
 }
 
 /**
- * The origin's format: `[Exit Code: N]`, then stdout, then a `[stderr]` section, then a timeout
- * note; `(no output)` when the command printed nothing.
+ * The origin's format: `[Exit Code: N]`, then stdout, then a `[stderr]` section, then the notes
+ * (output cut, timeout, cancel); `(no output)` when the command printed nothing. Over `maxLength`,
+ * the output is cut, never the exit code or the notes, which say what happened.
  */
-export function formatExecOutput(outcome: ShellOutcome, timeoutSeconds: number): string {
-  const parts = [`[Exit Code: ${outcome.exitCode}]`];
-  if (outcome.stdout !== '') parts.push(withoutFinalNewline(outcome.stdout));
-  if (outcome.stderr !== '') parts.push('[stderr]', withoutFinalNewline(outcome.stderr));
-  if (outcome.stdout === '' && outcome.stderr === '') parts.push('(no output)');
-  if (outcome.outputCut) parts.push('[output cut: the command printed more than is kept]');
-  if (outcome.timedOut) parts.push(`[timed out after ${timeoutSeconds} s: the command and the processes it started were killed]`);
-  if (outcome.cancelled) parts.push('[cancelled: the command and the processes it started were killed]');
-  return parts.join('\n');
+export function formatExecOutput(outcome: ShellOutcome, timeoutSeconds: number, maxLength: number): string {
+  const header = `[Exit Code: ${outcome.exitCode}]`;
+  const output: string[] = [];
+  if (outcome.stdout !== '') output.push(withoutFinalNewline(outcome.stdout));
+  if (outcome.stderr !== '') output.push('[stderr]', withoutFinalNewline(outcome.stderr));
+  if (output.length === 0) output.push('(no output)');
+  const notes: string[] = [];
+  if (outcome.outputCut) notes.push('[output cut: the command printed more than is kept]');
+  if (outcome.timedOut) notes.push(`[timed out after ${timeoutSeconds} s: the command and the processes it started were killed]`);
+  if (outcome.cancelled) notes.push('[cancelled: the command and the processes it started were killed]');
+  const frame = [header, ...notes].join('\n').length + 1 + notes.length;
+  const body = truncateText(output.join('\n'), Math.max(0, maxLength - frame));
+  return [header, body, ...notes].join('\n');
 }
 
 /**

@@ -1,15 +1,12 @@
-import { DEFAULT_MAX_RESULT_CHARS, type Tool } from '@oneclaw/tool-registry';
-import { builtinTool } from '../builtin-tool';
+import type { Tool } from '@oneclaw/tool-registry';
+import { builtinTool, MAX_ANSWER_CHARS } from '../builtin-tool';
 import { formatPdfInfo, formatPdfRender, formatPdfText } from './pdf-answers';
 import type { PdfService } from './pdf-service';
 import { DEFAULT_DPI, MAX_DPI, MIN_DPI } from './render-plan';
 
 export const DEFAULT_MAX_CHARS = 50_000;
-/**
- * The engine cuts any result above DEFAULT_MAX_RESULT_CHARS with a marker of its own, which would
- * drop the note saying how to read on; the text is cut here first, leaving room for that note.
- */
-export const MAX_TEXT_CHARS = DEFAULT_MAX_RESULT_CHARS - 1_000;
+/** One answer holds at most this much text (the engine's cut would drop the "read on" note). */
+export const MAX_TEXT_CHARS = MAX_ANSWER_CHARS;
 
 const pathParameter = {
   type: 'string',

@@ -103,7 +103,7 @@ describe('browser (real Chromium, pages on loopback)', () => {
 
   it('extract cuts at max_length with a note', async () => {
     const result = await browse({ url: `${site.origin}/long`, mode: 'extract', wait_seconds: 0, max_length: 100 });
-    expect(text(result)).toContain('Paragraph 0 of a long page.\n\nParagraph 1 of a long page.\n\nParagraph 2 of a long page.\n\n[Cut at 85 of ');
+    expect(text(result)).toContain('Paragraph 0 of a long page.\n\nParagraph 1 of a long page.\n\nParagraph 2 of a long page.\n\n[Showing characters 0-85 of ');
     expect(text(result)).not.toContain('Paragraph 3');
   });
 

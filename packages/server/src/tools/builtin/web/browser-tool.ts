@@ -6,6 +6,7 @@ import type { Tool } from '@oneclaw/tool-registry';
 import type { Page } from 'playwright-core';
 import { builtinTool } from '../builtin-tool';
 import { firstLine, type BrowserService } from './browser-service';
+import { MAX_ANSWER_CHARS } from '../builtin-tool';
 import { cutAtParagraph } from './cut-at-paragraph';
 import { htmlToMarkdown } from './html-to-markdown';
 import { BLOCKED_HEADER, FAILED_HEADER, PolicyProxy } from './policy-proxy';
@@ -23,6 +24,7 @@ interface BrowserParams {
   readonly wait_seconds?: number;
   readonly full_page?: boolean;
   readonly max_length?: number;
+  readonly start_index?: number;
   readonly javascript?: string;
 }
 
@@ -86,7 +88,13 @@ export function createBrowserTool(options: BrowserToolOptions): Tool {
           height: { type: 'integer', description: `Viewport height in pixels (${BROWSER_LIMITS.height[0]}-${BROWSER_LIMITS.height[1]}); default ${BROWSER_DEFAULTS.height}.` },
           wait_seconds: { type: 'number', description: `Seconds to wait after the page has loaded, for late content (0-30); default ${BROWSER_DEFAULTS.waitSeconds}.` },
           full_page: { type: 'boolean', description: 'Screenshot the whole scrollable page instead of the viewport; default false.' },
-          max_length: { type: 'integer', minimum: 100, maximum: 1_000_000, description: `Most characters of content for "extract"; default ${BROWSER_DEFAULTS.maxLength}.` },
+          max_length: {
+            type: 'integer',
+            minimum: 100,
+            maximum: 1_000_000,
+            description: `Most characters of content for "extract"; default ${BROWSER_DEFAULTS.maxLength}, at most ${MAX_ANSWER_CHARS} per call (read on with start_index).`,
+          },
+          start_index: { type: 'integer', minimum: 0, description: 'For "extract": the character of the content to start at, to read on where a cut answer stopped; default 0.' },
           javascript: {
             type: 'string',
             description: 'JavaScript run in the page after it has loaded, before the screenshot or extract (e.g. to click or scroll). Its JSON-serialisable result (the last expression, or an awaited promise) is included.',
@@ -168,7 +176,7 @@ async function visit(page: Page, { url, params, view, proxy, files, limits, sign
     lines.push(await screenshot(page, url, params.full_page ?? false, budget.cap(budget.remaining()), files));
   } else {
     const { markdown } = htmlToMarkdown(await page.content(), page.url());
-    body = markdown.trim() === '' ? '(The page shows no text. Try mode "screenshot" to see it.)' : cutAtParagraph(markdown, params.max_length ?? BROWSER_DEFAULTS.maxLength);
+    body = markdown.trim() === '' ? '(The page shows no text. Try mode "screenshot" to see it.)' : cutAtParagraph(markdown, { start: params.start_index ?? 0, maxLength: params.max_length ?? BROWSER_DEFAULTS.maxLength, tool: 'browser' });
   }
   lines.push(`URL: ${page.url()}`);
   const title = await page.title().catch(() => '');

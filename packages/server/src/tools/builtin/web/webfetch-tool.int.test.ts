@@ -101,15 +101,20 @@ describe('webfetch (real HTTP on loopback)', () => {
     expect(result).toMatchObject({ status: 'success', result: expect.stringContaining(`URL: ${site.origin}/article`) });
   });
 
-  it('cuts at max_length on a paragraph boundary with a note giving the full length', async () => {
+  it('cuts at max_length on a paragraph boundary with a note saying how to read on, and start_index reads the rest', async () => {
     const result = await webfetch({ url: `${site.origin}/long`, max_length: 500 });
     const text = result.status === 'success' ? result.result : '';
     const body = text.split('\n\n').slice(1).join('\n\n');
-    const [content = '', note = ''] = body.split('\n\n[Cut at ');
+    const [content = '', note = ''] = body.split('\n\n[Showing characters ');
     expect(paragraphs.startsWith(content)).toBe(true);
     expect(content.length).toBeLessThanOrEqual(500);
     expect(paragraphs.slice(content.length, content.length + 2)).toBe('\n\n');
-    expect(note).toBe(`${content.length} of ${paragraphs.length} characters: the full text is ${paragraphs.length} characters long. Pass a larger max_length to read more.]`);
+    const next = content.length + 2;
+    expect(note).toBe(`0-${content.length} of ${paragraphs.length}. To read on, call webfetch again with start_index ${next}.]`);
+
+    const rest = await webfetch({ url: `${site.origin}/long`, start_index: next, max_length: 1_000_000 });
+    const restBody = (rest.status === 'success' ? rest.result : '').split('\n\n').slice(1).join('\n\n');
+    expect(restBody).toBe(`${paragraphs.slice(next)}\n\n[Showing characters ${next}-${paragraphs.length} of ${paragraphs.length}.]`);
   });
 
   it('http_error: gives the status and the first 1000 characters of the body', async () => {

@@ -1,9 +1,9 @@
 import { OneClawError } from '@oneclaw/core';
 import { FetchError, type HttpResponse, type SafeFetch } from '@oneclaw/js-tools';
 import type { Tool } from '@oneclaw/tool-registry';
-import { builtinTool } from '../builtin-tool';
+import { builtinTool, MAX_ANSWER_CHARS } from '../builtin-tool';
 import { CappedSink } from './capped-sink';
-import { cutAtParagraph } from './cut-at-paragraph';
+import { cutAtParagraph, type TextWindow } from './cut-at-paragraph';
 import { htmlToMarkdown } from './html-to-markdown';
 import { bodyKind, decodeContentEncoding, decodeText, parseContentType, unsupportedContentMessage } from './response-body';
 import { MOBILE_CHROME_USER_AGENT } from './user-agents';
@@ -18,6 +18,7 @@ const ERROR_BODY_CHARS = 1000;
 interface WebfetchParams {
   readonly url: string;
   readonly max_length?: number;
+  readonly start_index?: number;
 }
 
 /**
@@ -39,8 +40,9 @@ export function createWebfetchTool(http: SafeFetch): Tool {
             type: 'integer',
             minimum: 100,
             maximum: 1_000_000,
-            description: `Most characters of content to return; longer pages are cut at a paragraph boundary. Default ${WEBFETCH_DEFAULT_MAX_LENGTH}.`,
+            description: `Most characters of content to return; longer pages are cut at a paragraph boundary. Default ${WEBFETCH_DEFAULT_MAX_LENGTH}, at most ${MAX_ANSWER_CHARS} per call (read on with start_index).`,
           },
+          start_index: { type: 'integer', minimum: 0, description: 'The character of the content to start at, to read on where a cut answer stopped; default 0.' },
         },
         required: ['url'],
       },
@@ -49,7 +51,7 @@ export function createWebfetchTool(http: SafeFetch): Tool {
     async (params, context) => {
       const url = parseWebUrl(params.url);
       const response = await fetchPage(http, url, context.signal);
-      return describePage(response, params.max_length ?? WEBFETCH_DEFAULT_MAX_LENGTH);
+      return describePage(response, { start: params.start_index ?? 0, maxLength: params.max_length ?? WEBFETCH_DEFAULT_MAX_LENGTH, tool: 'webfetch' });
     },
   );
 }
@@ -103,7 +105,7 @@ function fromFetchError(error: unknown, tooLarge: string): unknown {
   }
 }
 
-function describePage({ response, body }: FetchedPage, maxLength: number): string {
+function describePage({ response, body }: FetchedPage, window: TextWindow): string {
   const { mediaType, charset } = parseContentType(response.headers['content-type']);
   const kind = bodyKind(mediaType, body);
   if (response.status < 200 || response.status >= 300) {
@@ -126,7 +128,7 @@ function describePage({ response, body }: FetchedPage, maxLength: number): strin
     );
   }
   const header = [`URL: ${response.url}`, ...(page.title ? [`Title: ${page.title}`] : [])].join('\n');
-  return `${header}\n\n${cutAtParagraph(page.markdown, maxLength)}`;
+  return `${header}\n\n${cutAtParagraph(page.markdown, window)}`;
 }
 
 function readable(body: Buffer, charset: string | undefined, kind: 'html' | 'text', url: string): { title?: string; markdown: string } {
