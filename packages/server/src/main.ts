@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   } else {
     console.log(`API token: in ${token.file}${config.apiToken ? ' (from ONECLAW_API_TOKEN)' : ''}`);
   }
-  if (!config.provider) console.log('No language model configured yet: set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL.');
+  if (!config.provider) console.log('No language model in the environment: set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL, or use providers created with the config tools (docs/configuration.md).');
 }
 
 main().catch((error: unknown) => {

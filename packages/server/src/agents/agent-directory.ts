@@ -119,8 +119,13 @@ export class AgentDirectory {
 
   /** The agent as the configuration says now, other replicas' changes included. */
   async find(agentId: string): Promise<Agent> {
-    await this.config?.load();
+    await this.refresh();
     return this.get(agentId);
+  }
+
+  /** Catches up with the configuration stream (agents created, changed or deleted on any replica). */
+  async refresh(): Promise<void> {
+    await this.config?.load();
   }
 
   /** True for the default agent and agents of agents.json: defined outside the configuration stream. */

@@ -40,9 +40,11 @@ export class ConfigServices {
   readonly envVars: EnvVarService;
   readonly models: ConfiguredModelResolver;
   private stopToolSync: (() => void) | undefined;
+  private readonly onLog: ConfigServicesOptions['onLog'];
 
   private constructor(options: ConfigServicesOptions) {
     const { config, redactor } = options;
+    this.onLog = options.onLog;
     this.repository = new ConfigRepository(options.store, {
       ...(options.now ? { now: options.now } : {}),
       onListenerError: (error) => options.onLog?.('warn', `configuration listener failed: ${(error as Error).message}`),
@@ -78,12 +80,18 @@ export class ConfigServices {
   }
 
   /**
-   * Reads the stream and applies the recorded tool enablement to the complete registry (after the
-   * JS catalogue has loaded), then keeps it applied as events come in.
+   * Applies the recorded tool enablement to the complete registry (after the JS catalogue has
+   * loaded) and keeps it applied as events come in. A store that cannot be read yet (a KurrentDB
+   * cluster that is down) does not stop the start: the first read that works applies everything.
    */
   async start(registry: ToolRegistry): Promise<void> {
     this.stopToolSync?.();
-    this.stopToolSync = await this.toolEnablement(registry).start();
+    this.stopToolSync = this.toolEnablement(registry).attach();
+    try {
+      await this.repository.load();
+    } catch (error) {
+      this.onLog?.('warn', `the configuration stream cannot be read yet (${(error as Error).message}); it is applied at its first successful read`);
+    }
   }
 
   close(): void {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
+import { SqliteEventStore } from '../persistence/sqlite-event-store';
 import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../testing/fake-model-server';
 import { startTestServer, type TestServer } from '../testing/test-server';
@@ -44,6 +45,29 @@ function rawStore(): string {
     .join('\n');
 }
 
+/** A user JS tool that reports whether _env.PROBE_TOKEN is set, with its length and a checksum (never the value). */
+function writeProbeTool(expected: string): number {
+  const tools = path.join(dataDir, 'tools');
+  mkdirSync(tools, { recursive: true });
+  writeFileSync(
+    path.join(tools, 'env_probe.json'),
+    JSON.stringify({ name: 'env_probe', description: 'Tells whether PROBE_TOKEN is set, with its length and a checksum.', parameters: { type: 'object', properties: {} } }),
+  );
+  writeFileSync(
+    path.join(tools, 'env_probe.js'),
+    `function execute(params) {
+       const v = params._env.PROBE_TOKEN;
+       if (v === undefined) return 'missing';
+       let sum = 0;
+       for (let i = 0; i < v.length; i++) sum = (sum * 31 + v.charCodeAt(i)) % 1000003;
+       return 'length ' + v.length + ', checksum ' + sum;
+     }`,
+  );
+  let checksum = 0;
+  for (const ch of expected) checksum = (checksum * 31 + ch.charCodeAt(0)) % 1000003;
+  return checksum;
+}
+
 beforeEach(async () => {
   envModel = await startFakeModelServer('anthropic', { apiKey: ENV_KEY });
   localModel = await startFakeModelServer('openai', { apiKey: LOCAL_KEY, models: [{ id: 'llama3.1:8b' }, { id: 'qwen2.5:7b' }] });
@@ -72,7 +96,9 @@ describe('configuration over HTTP with FAKE model servers', () => {
     expect(providerId).toBeDefined();
 
     // The key goes through the API only; the environment provider and unknown ids are refused.
-    expect((await server.api('PUT', `/api/providers/${providerId}/api-key`, { apiKey: LOCAL_KEY })).status).toBe(204);
+    expect((await server.api('PUT', `/api/providers/${providerId}/api-key`, { apiKey: LOCAL_KEY }, { 'idempotency-key': 'key-once' })).status).toBe(204);
+    // A retried PUT with the same Idempotency-Key records the change once.
+    expect((await server.api('PUT', `/api/providers/${providerId}/api-key`, { apiKey: LOCAL_KEY }, { 'idempotency-key': 'key-once' })).status).toBe(204);
     expect(await server.api('PUT', '/api/providers/env/api-key', { apiKey: 'sk-another-key-123' })).toMatchObject({ status: 409, body: { code: 'read_only' } });
     expect(await server.api('PUT', '/api/providers/nope/api-key', { apiKey: 'sk-another-key-123' })).toMatchObject({ status: 404, body: { code: 'provider_not_found' } });
     expect(await server.api('PUT', `/api/providers/${providerId}/api-key`, { apiKey: 'has spaces' })).toMatchObject({ status: 400, body: { code: 'invalid_body' } });
@@ -160,24 +186,7 @@ describe('configuration over HTTP with FAKE model servers', () => {
 
   it('an env var set with manage_env_var reaches a JS tool as _env; its value is in no event, no answer and no log line', async () => {
     const secret = 'probe-secret-value-9f8e7d6c5b4a';
-    const tools = path.join(dataDir, 'tools');
-    mkdirSync(tools, { recursive: true });
-    writeFileSync(
-      path.join(tools, 'env_probe.json'),
-      JSON.stringify({ name: 'env_probe', description: 'Tells whether PROBE_TOKEN is set, with its length and a checksum.', parameters: { type: 'object', properties: {} } }),
-    );
-    writeFileSync(
-      path.join(tools, 'env_probe.js'),
-      `function execute(params) {
-         const v = params._env.PROBE_TOKEN;
-         if (v === undefined) return 'missing';
-         let sum = 0;
-         for (let i = 0; i < v.length; i++) sum = (sum * 31 + v.charCodeAt(i)) % 1000003;
-         return 'length ' + v.length + ', checksum ' + sum;
-       }`,
-    );
-    let checksum = 0;
-    for (const ch of secret) checksum = (checksum * 31 + ch.charCodeAt(0)) % 1000003;
+    const checksum = writeProbeTool(secret);
 
     server = await startTestServer({ dataDir, env: serverEnv() });
     await server.api('POST', '/api/sessions', { sessionId: 'env' });
@@ -221,9 +230,69 @@ describe('configuration over HTTP with FAKE model servers', () => {
     expect(rawStore()).not.toContain(secret);
   });
 
+  it('env vars set through the write-only HTTP API (no chat involved) reach tools; list shows names only; errors are typed', async () => {
+    const secret = 'http-set-secret-value-314159';
+    const checksum = writeProbeTool(secret);
+    server = await startTestServer({ dataDir, env: { ...serverEnv(), ONECLAW_ENV_FROM_ENV: 'environment-value-2718' } });
+    expect((await server.api('PUT', '/api/env-vars/PROBE_TOKEN', { value: secret })).status).toBe(204);
+    const listed = await server.api('GET', '/api/env-vars');
+    expect(listed.body).toEqual({
+      variables: [
+        { name: 'PROBE_TOKEN', source: 'configuration', valueAvailable: true },
+        { name: 'FROM_ENV', source: 'environment', valueAvailable: true },
+      ],
+    });
+    await server.api('POST', '/api/sessions', { sessionId: 'http-env' });
+    envModel.enqueue(fakeReply.toolCall('env_probe'), fakeReply.text('ok'));
+    await say('http-env', 'probe');
+    expect((await toolResults('http-env')).at(-1)?.result).toBe(`length ${secret.length}, checksum ${checksum}`);
+
+    expect(await server.api('PUT', '/api/env-vars/BAD-NAME', { value: 'v' })).toMatchObject({ status: 400, body: { code: 'validation_error' } });
+    expect(await server.api('PUT', '/api/env-vars/PROBE_TOKEN', { value: '' })).toMatchObject({ status: 400, body: { code: 'invalid_body' } });
+    expect(await server.api('DELETE', '/api/env-vars/FROM_ENV')).toMatchObject({ status: 409, body: { code: 'read_only' } });
+    expect(await server.api('DELETE', '/api/env-vars/NOPE')).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect((await server.api('DELETE', '/api/env-vars/PROBE_TOKEN')).status).toBe(204);
+    expect((await server.api('GET', '/api/config/events')).body.events.map((e: RecordedEvent) => [e.type, e.data])).toEqual([
+      ['EnvVarSet', { name: 'PROBE_TOKEN' }],
+      ['EnvVarDeleted', { name: 'PROBE_TOKEN' }],
+    ]);
+    for (const text of [rawStore(), server.logLines.text(), listed.text]) expect(text).not.toContain(secret);
+  });
+
+  it('replicas on one store: a tool disabled and an agent created on one server take effect on the other at its next turn', async () => {
+    const storeFile = path.join(dataDir, 'shared-events.db');
+    const otherDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-config-replica-'));
+    server = await startTestServer({ dataDir, env: serverEnv(), eventStore: SqliteEventStore.open(storeFile) });
+    const other = await startTestServer({ dataDir: otherDir, env: serverEnv(), eventStore: SqliteEventStore.open(storeFile) });
+    try {
+      await other.api('POST', '/api/sessions', { sessionId: 'on-b' });
+      envModel.enqueue(fakeReply.text('B first.'));
+      expect((await other.api('POST', '/api/sessions/on-b/messages', { text: 'hi' })).status).toBe(200);
+      expect(toolNamesOf(chatRequests(envModel).at(-1))).toContain('get_current_time');
+
+      await server.api('POST', '/api/sessions', { sessionId: 'on-a' });
+      envModel.enqueue(
+        fakeReply.toolCall('load_tool_group', { group_name: 'config' }),
+        fakeReply.toolCall('set_tool_enabled', { name: 'get_current_time', enabled: false }),
+        fakeReply.toolCall('create_agent', { name: 'Shared', system_prompt: 'You are the shared agent.' }),
+        fakeReply.text('Done on A.'),
+      );
+      await say('on-a', 'disable the clock and make an agent');
+      const agentId = /with id (\S+)\./.exec((await toolResults('on-a')).find((r) => r.toolName === 'create_agent')?.result ?? '')?.[1] as string;
+
+      envModel.enqueue(fakeReply.text('B again.'));
+      expect((await other.api('POST', '/api/sessions/on-b/messages', { text: 'again' })).status).toBe(200);
+      expect(toolNamesOf(chatRequests(envModel).at(-1))).not.toContain('get_current_time');
+      expect(await other.api('POST', '/api/sessions', { sessionId: 'shared-agent', agentId })).toMatchObject({ status: 201, body: { agentId } });
+    } finally {
+      await other.close();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  });
+
   it('the OpenAPI description lists the configuration routes', async () => {
     server = await startTestServer({ dataDir, env: serverEnv() });
     const paths = Object.keys((await server.api('GET', '/api/docs/openapi.json')).body.paths);
-    expect(paths).toEqual(expect.arrayContaining(['/api/config/events', '/api/providers/{id}/api-key']));
+    expect(paths).toEqual(expect.arrayContaining(['/api/config/events', '/api/providers/{id}/api-key', '/api/env-vars', '/api/env-vars/{name}']));
   });
 });

@@ -20,7 +20,7 @@ export interface ConfigFixture {
 /** Real configuration services over a store (in-memory unless given) and a temp data directory. */
 export function configFixture(
   options: { readonly env?: Readonly<Record<string, string>>; readonly store?: EventStore; readonly dataDir?: string } & Partial<
-    Pick<ConfigServicesOptions, 'fetchModels' | 'createClient' | 'now'>
+    Pick<ConfigServicesOptions, 'fetchModels' | 'createClient' | 'now' | 'onLog'>
   > = {},
 ): ConfigFixture {
   const owned = options.dataDir === undefined;

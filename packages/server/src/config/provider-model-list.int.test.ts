@@ -49,6 +49,14 @@ describe('fetchProviderModels against the FAKE model servers (real wire shapes)'
     expect(fake.requests[0]?.path).not.toContain(KEY);
   });
 
+  it('Gemini: follows nextPageToken pages', async () => {
+    const many = Array.from({ length: 1001 }, (_, i) => ({ id: `gemini-test-${i}` }));
+    fake = await startFakeModelServer('gemini', { apiKey: KEY, models: many });
+    const models = await fetchProviderModels({ providerId: 'p', kind: 'gemini', baseUrl: fake.url, apiKey: KEY }, signal());
+    expect(models.map((m) => m.modelId)).toEqual(many.map((m) => m.id));
+    expect(fake.requests.map((r) => r.path)).toEqual(['/v1beta/models?pageSize=1000', '/v1beta/models?pageSize=1000&pageToken=1000']);
+  });
+
   it('listing models consumes no scripted chat reply', async () => {
     fake = await startFakeModelServer('openai', { replies: [fakeReply.text('still here')] });
     await fetchProviderModels({ providerId: 'p', kind: 'openai', baseUrl: fake.url }, signal());

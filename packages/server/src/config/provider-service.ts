@@ -9,6 +9,7 @@ import {
   type ModelRef,
   type ProviderKind,
 } from '@oneclaw/core';
+import { ProviderError } from '../providers/provider-error';
 import type { SecretRedactor } from '../security/secret-redactor';
 import { ConfigRepository, type ChangeOrigin } from './config-repository';
 import { configuredConnection, DEFAULT_BASE_URLS, KEY_VARIABLES, type EnvironmentProvider, type ProviderConnection } from './provider-connection';
@@ -130,7 +131,13 @@ export class ProviderService {
     const state = await this.deps.repository.load();
     const connection = this.connectionOf(state, providerId);
     if (connection.kind !== 'openai' && !connection.apiKey) throw apiKeyMissing(providerId);
-    const models = await this.fetchModelList(connection, signal);
+    const models = await this.fetchModelList(connection, signal).catch((error: unknown) => {
+      // The provider errors' hint names the environment variables; a configured provider's key is set elsewhere.
+      if (error instanceof ProviderError && error.code === 'provider_auth_failed' && providerId !== ENVIRONMENT_PROVIDER_ID) {
+        throw new ProviderError('provider_auth_failed', `Provider '${providerId}' refused the key (HTTP ${String(error.details.status)}). The user sets a new one with PUT /api/providers/${providerId}/api-key.`, error.details);
+      }
+      throw error;
+    });
     const recorded = await this.deps.repository.record(
       { type: 'RecordFetchedModels', providerId, models, outsideStream: providerId === ENVIRONMENT_PROVIDER_ID },
       origin,

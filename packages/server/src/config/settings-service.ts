@@ -1,4 +1,4 @@
-import { settingDefinition, CONFIG_SETTINGS, type SettingDefinition } from '@oneclaw/core';
+import { settingDefinition, type SettingDefinition } from '@oneclaw/core';
 import type { ChangeOrigin, ConfigRepository } from './config-repository';
 
 export interface SettingView {
@@ -24,11 +24,6 @@ export class SettingsService {
   async get(key: string): Promise<SettingView> {
     const definition = settingDefinition(key);
     return this.viewOf(definition, (await this.repository.load()).settings.get(key));
-  }
-
-  async list(): Promise<readonly SettingView[]> {
-    const settings = (await this.repository.load()).settings;
-    return CONFIG_SETTINGS.map((definition) => this.viewOf(definition, settings.get(definition.key)));
   }
 
   async set(key: string, value: string, origin?: ChangeOrigin): Promise<SettingView & { readonly changed: boolean }> {

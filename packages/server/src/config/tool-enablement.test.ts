@@ -66,7 +66,9 @@ describe('ToolEnablement: set_tool_enabled recorded in the config stream and mir
     // After the restart the user's JS file is not there yet: its recorded state is skipped, not an error.
     const restarted = registryWith();
     expect(restarted.isToolEnabled('webfetch')).toBe(true);
-    const stop = await new ToolEnablement(restarted, new ConfigRepository(store)).start();
+    const restartedRepository = new ConfigRepository(store);
+    const stop = new ToolEnablement(restarted, restartedRepository).attach();
+    await restartedRepository.load();
     expect(restarted.isToolEnabled('webfetch')).toBe(false);
     expect(restarted.isGroupEnabled('pdf')).toBe(false);
     restarted.register(tool('my_js_tool'), { kind: 'js-user', fileName: 'my_js_tool.json' });
@@ -78,7 +80,8 @@ describe('ToolEnablement: set_tool_enabled recorded in the config stream and mir
     const store = new InMemoryEventStore();
     const here = registryWith();
     const hereRepository = new ConfigRepository(store);
-    const stop = await new ToolEnablement(here, hereRepository).start();
+    const stop = new ToolEnablement(here, hereRepository).attach();
+    await hereRepository.load();
     await new ToolEnablement(registryWith(), new ConfigRepository(store)).set('webfetch', false, 'tool');
     expect(here.isToolEnabled('webfetch')).toBe(true);
     await hereRepository.load();

@@ -31,9 +31,13 @@ export class ToolEnablement {
     return { changed: recorded.events.length > 0 };
   }
 
-  /** Brings the registry in line with the configuration and keeps it so. Returns the unsubscribe function. */
-  async start(): Promise<() => void> {
-    this.apply(await this.repository.load());
+  /**
+   * Keeps the registry in line with the configuration from now on: it applies what is cached now,
+   * then every read or write that folds an enablement event in (the first read of the stream
+   * included). Returns the unsubscribe function.
+   */
+  attach(): () => void {
+    this.apply(this.repository.cached);
     const stopEvents = this.repository.onEvents((events) => {
       if (events.some(isEnablementEvent)) this.apply(this.repository.cached);
     });

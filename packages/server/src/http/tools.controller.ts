@@ -27,12 +27,18 @@ export class ToolsController {
   }
 
   @Get('agents')
-  @ApiOperation({ summary: 'The configured agents' })
-  listAgents() {
+  @ApiOperation({ summary: 'The configured agents: the default one, agents.json and those created with create_agent' })
+  async listAgents() {
+    await this.agents.refresh();
     return {
       agents: this.agents.list().map((a) => ({
         id: a.id,
         name: a.name,
+        ...(a.description ? { description: a.description } : {}),
+        // default, file (agents.json) or config (create_agent): docs/configuration.md
+        source: a.source,
+        ...(a.preferredProviderId ? { preferredProviderId: a.preferredProviderId } : {}),
+        ...(a.preferredModelId ? { preferredModelId: a.preferredModelId } : {}),
         maxRounds: a.maxRounds,
         ...(a.model ? { model: a.model } : {}),
         ...(a.allowedTools ? { allowedTools: [...a.allowedTools] } : {}),

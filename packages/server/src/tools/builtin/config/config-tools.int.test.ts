@@ -170,7 +170,7 @@ describe('models: list_models, fetch_models, set_default_model, add_model, delet
 
   it('fetch_models calls the provider\u2019s real model-list API (FAKE OpenAI-compatible server) and keeps the list', async () => {
     const id = await createLocalProvider();
-    await expectError('fetch_models', { provider_id: id }, 'provider_auth_failed');
+    await expectError('fetch_models', { provider_id: id }, 'provider_auth_failed', `PUT /api/providers/${id}/api-key`);
     await fixture.services.providers.setApiKey(id, FAKE_KEY);
     const answer = await text('fetch_models', { provider_id: id });
     expect(answer).toMatch(/^The provider lists 2 model\(s\)/);
