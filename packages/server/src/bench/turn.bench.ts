@@ -31,6 +31,7 @@ import { loadServerConfig, secretsOf } from '../server-config';
 import { SessionRepository } from '../sessions/session-repository';
 import { startTestServer, TEST_API_TOKEN, type TestServer } from '../testing/test-server';
 import { dataPaths } from '../tools/data-paths';
+import { ScheduledTaskService } from '../scheduled-tasks/scheduled-task-service';
 import { ToolRuntime } from '../tools/tool-runtime';
 import { TurnRegistry } from '../turns/turn-registry';
 import { TurnRunner } from '../turns/turn-runner';
@@ -179,7 +180,8 @@ async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: Pa
   const provider = config.provider;
   if (!provider?.baseUrl) throw new Error('no provider configured');
   const configServices = ConfigServices.create({ config, store, redactor, createClient: () => createModelProvider({ kind: 'openai', apiKey: MODEL_KEY, baseUrl: provider.baseUrl, maxRetries: 0 }) });
-  const tools = ToolRuntime.start(config, { store, watchUserTools: false, config: configServices, ...(inProcess ? { runner: inProcess.runner } : {}) });
+  const scheduledTasks = new ScheduledTaskService({ store, timeZone: () => config.timeZone });
+  const tools = ToolRuntime.start(config, { store, watchUserTools: false, config: configServices, scheduledTasks, ...(inProcess ? { runner: inProcess.runner } : {}) });
   await configServices.start(tools.registry);
   const sessions = new SessionRepository(timedEventStore(store, clock), tools.registry);
   const runner = new TurnRunner({

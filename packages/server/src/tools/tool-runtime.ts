@@ -13,10 +13,9 @@ import {
 } from '@oneclaw/js-tools';
 import { ToolExecutionEngine, ToolGroupPrompt, ToolPayloads, ToolRegistry } from '@oneclaw/tool-registry';
 import { BUILTIN_JS_LIB_FOLDER, BUILTIN_JS_TOOLS_FOLDER, BUILTIN_SKILLS_FOLDER } from '@oneclaw/tools-assets';
-import { ConfigServices } from '../config/config-services';
-import { ScheduledTaskService } from '../scheduled-tasks/scheduled-task-service';
-import { SecretRedactor } from '../security/secret-redactor';
-import { secretsOf, type ServerConfig } from '../server-config';
+import type { ConfigServices } from '../config/config-services';
+import type { ScheduledTaskService } from '../scheduled-tasks/scheduled-task-service';
+import type { ServerConfig } from '../server-config';
 import { registerBuiltinTools } from './builtin/builtin-tools';
 import { BrowserService } from './builtin/web/browser-service';
 import { CorePromptSections } from './builtin/core/core-prompt-sections';
@@ -36,14 +35,14 @@ export interface ToolRuntimeOptions {
   readonly onLog?: (level: 'info' | 'warn', message: string) => void;
   /**
    * The scheduled tasks behind the scheduled_tasks tools; the server creates it before the tools
-   * and gives it the TurnRunner at bootstrap. Without it, one is made here that cannot run tasks.
+   * and gives it the TurnRunner at bootstrap.
    */
-  readonly scheduledTasks?: ScheduledTaskService;
+  readonly scheduledTasks: ScheduledTaskService;
   /**
    * The configuration (config tools, create_agent); the server makes it before the tools and
-   * starts it once the registry is complete. Without it, one is made here with its own redactor.
+   * starts it once the registry is complete.
    */
-  readonly config?: ConfigServices;
+  readonly config: ConfigServices;
 }
 
 /**
@@ -105,15 +104,27 @@ export class ToolRuntime {
     // Built-ins first: their core tools and groups come before the JS ones in every listing.
     // PDF workers start on the first PDF call, not here.
     const pdf = new PdfService({ filesRoot: paths.files });
-    const scheduledTasks = options.scheduledTasks ?? new ScheduledTaskService({ store: options.store, timeZone: () => config.timeZone });
     const skills = new SkillLibrary({ builtinFolder: BUILTIN_SKILLS_FOLDER, userFolder: paths.skills, ...(options.onLog ? { onLog: options.onLog } : {}) });
     const memory = new MemoryFile({ folder: paths.memory, timeZone: config.timeZone });
     const history = new HistoryIndex({ store: options.store, memory, timeZone: config.timeZone });
-    const configServices =
-      options.config ?? ConfigServices.create({ config, store: options.store, redactor: new SecretRedactor(secretsOf(config)), ...(options.onLog ? { onLog: options.onLog } : {}) });
     // Chromium for the browser tool: launched on the first call, closed when idle and in close().
     const browser = new BrowserService(config.browserPath === undefined ? {} : { executablePath: config.browserPath });
-    registerBuiltinTools({ registry, paths, store: options.store, runner, http, browser, userTools, pdf, scheduledTasks, skills, memory, history, execEnabled: config.execEnabled, config: configServices });
+    registerBuiltinTools({
+      registry,
+      paths,
+      store: options.store,
+      runner,
+      http,
+      browser,
+      userTools,
+      pdf,
+      scheduledTasks: options.scheduledTasks,
+      skills,
+      memory,
+      history,
+      execEnabled: config.execEnabled,
+      config: options.config,
+    });
     const report = catalogue.loadAll();
     for (const problem of report.problems) {
       options.onLog?.('warn', `tool file ${problem.file}${problem.tool ? ` (${problem.tool})` : ''}: ${problem.message}`);

@@ -111,5 +111,4 @@ export function registerBuiltinTools(services: BuiltinToolServices): void {
   group(BUILTIN_GROUPS.pdf, createPdfTools(services.pdf), 'pdf-tools.ts');
   group(BUILTIN_GROUPS.scheduled_tasks, createScheduledTaskTools(services.scheduledTasks), 'scheduled-task-tools.ts');
   group(BUILTIN_GROUPS.js_tool_management, createJsToolManagementTools(services.userTools), 'js-tool-management-tools.ts');
-  void group;
 }
