@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { OneClawError } from '@oneclaw/core';
+import { safeUnlink, syncDirectory } from '../persistence/durable-file';
 
 /** Name of the secret file inside the data directory. */
 export const SECRETS_FILE = 'secrets.json';
@@ -136,26 +137,7 @@ function withEntry(map: Record<string, StoredSecret>, key: string, value: Stored
   return value === undefined ? rest : { ...rest, [key]: value };
 }
 
-function syncDirectory(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Not possible everywhere (Windows); the file itself was fsynced.
-  }
-}
 
-function safeUnlink(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
-}
 
 function ioError(file: string, problem: string): OneClawError {
   return new OneClawError('invalid_config', `The secret store ${file} ${problem}.`, { file });

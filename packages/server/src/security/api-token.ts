@@ -9,11 +9,11 @@ import {
   readFileSync,
   renameSync,
   statSync,
-  unlinkSync,
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
 import { OneClawError } from '@oneclaw/core';
+import { safeUnlink, syncDirectory } from '../persistence/durable-file';
 
 /** Name of the token file inside the data directory. */
 export const API_TOKEN_FILE = 'api-token';
@@ -181,27 +181,7 @@ function publish(temp: string, file: string): boolean {
   }
 }
 
-/** Makes the new directory entry durable; not possible on every platform, and only best effort. */
-function syncDirectory(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Windows cannot open directories; the token file itself was fsynced.
-  }
-}
 
-function safeUnlink(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
-}
 
 function ioError(file: string, problem: string, fix: string): OneClawError {
   return new OneClawError('invalid_config', `The API token file ${file} ${problem}. ${fix}.`, { file });

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '@oneclaw/core';
+import { GlobalFollower } from '../persistence/global-follower';
 import { EVENT_STORE } from '../tokens';
 
 export interface SessionSummary {
@@ -14,7 +15,6 @@ export interface SessionSummary {
 }
 
 const STREAM_PREFIX = 'session-';
-const PAGE = 1000;
 const TITLE_CHARS = 80;
 
 /**
@@ -25,33 +25,15 @@ const TITLE_CHARS = 80;
 @Injectable()
 export class SessionIndex {
   private readonly sessions = new Map<string, { -readonly [K in keyof SessionSummary]: SessionSummary[K] }>();
-  /** Global position of the last event applied; reads restart there (inclusive) and skip it,
-   * because KurrentDB positions are log offsets: `last + 1` would land inside a record. */
-  private lastPosition = -1;
-  private catchingUp: Promise<void> | undefined;
+  private readonly follower: GlobalFollower;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(@Inject(EVENT_STORE) store: EventStore) {
+    this.follower = new GlobalFollower(store, (event) => this.apply(event));
+  }
 
   async list(): Promise<readonly SessionSummary[]> {
-    await this.catchUp();
+    await this.follower.catchUp();
     return [...this.sessions.values()].sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt));
-  }
-
-  private catchUp(): Promise<void> {
-    // One reader at a time: two concurrent queries share the same catch-up.
-    this.catchingUp ??= this.read().finally(() => (this.catchingUp = undefined));
-    return this.catchingUp;
-  }
-
-  private async read(): Promise<void> {
-    for (;;) {
-      const from = Math.max(0, this.lastPosition);
-      const batch = await this.store.readAll({ fromPosition: from, maxCount: PAGE });
-      const fresh = batch.filter((e) => e.position > this.lastPosition);
-      for (const event of fresh) this.apply(event);
-      if (fresh.length > 0) this.lastPosition = (fresh.at(-1) as RecordedEvent).position;
-      if (fresh.length < PAGE - 1) return;
-    }
   }
 
   private apply(event: RecordedEvent): void {

@@ -5,6 +5,7 @@ import { startFakeModelServer, type FakeModelServer } from '../../../testing/fak
 import { BUILTIN_GROUPS } from '../builtin-tools';
 import { createCreateAgentTool } from './agent-tools';
 import { createConfigTools } from './config-tools';
+import { CONFIG_TOOL_NAMES } from '../../../testing/real-catalogue';
 
 /**
  * The config group (17 tools) and create_agent through the real execution engine (ajv validation,
@@ -12,25 +13,7 @@ import { createConfigTools } from './config-tools';
  * data directory, and loopback FAKE OpenAI / Anthropic servers for fetch_models.
  */
 const FAKE_KEY = 'sk-fake-openai-list-key-777';
-const CONFIG_TOOLS = [
-  'list_providers',
-  'create_provider',
-  'update_provider',
-  'delete_provider',
-  'list_models',
-  'fetch_models',
-  'set_default_model',
-  'add_model',
-  'delete_model',
-  'list_agents',
-  'update_agent',
-  'delete_agent',
-  'get_config',
-  'set_config',
-  'manage_env_var',
-  'list_tool_states',
-  'set_tool_enabled',
-];
+const CONFIG_TOOLS = CONFIG_TOOL_NAMES;
 
 let openai: FakeModelServer;
 let anthropic: FakeModelServer;

@@ -1,6 +1,7 @@
 import type { EventStore, RecordedEvent } from '@oneclaw/core';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import type { MemoryFile } from './memory-file';
+import { GlobalFollower } from '../../../persistence/global-follower';
 
 export type HistoryScope = 'all' | 'memory' | 'sessions';
 
@@ -41,7 +42,6 @@ interface HistoryDoc {
 }
 
 const STREAM_PREFIX = 'session-';
-const PAGE = 1000;
 const SNIPPET_BEFORE = 80;
 const SNIPPET_AFTER = 160;
 
@@ -57,20 +57,19 @@ export class HistoryIndex {
     storeFields: ['kind', 'text', 'date', 'sessionId', 'role', 'category', 'position'],
   });
   private readonly dates: Intl.DateTimeFormat;
-  /** Global position of the last event applied (reads restart there, inclusive: see SessionIndex). */
-  private lastPosition = -1;
-  private catchingUp: Promise<void> | undefined;
+  private readonly follower: GlobalFollower;
   /** Per session, the position of its last SessionCleared: what comes after is the live conversation. */
   private readonly clearedAt = new Map<string, number>();
   private memoryVersion: string | undefined;
   private memoryIds: string[] = [];
 
   constructor(private readonly options: HistoryIndexOptions) {
+    this.follower = new GlobalFollower(options.store, (event) => this.apply(event));
     this.dates = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   }
 
   async search(query: HistoryQuery): Promise<HistoryHit[]> {
-    if (query.scope !== 'memory') await this.catchUp();
+    if (query.scope !== 'memory') await this.follower.catchUp();
     if (query.scope !== 'sessions') this.refreshMemory();
     const live = query.currentSessionId;
     const liveAfter = live === undefined ? undefined : (this.clearedAt.get(live) ?? -1);
@@ -89,22 +88,6 @@ export class HistoryIndex {
       },
     });
     return results.slice(0, query.maxResults).map((r) => toHit(r));
-  }
-
-  private catchUp(): Promise<void> {
-    // One reader at a time: concurrent searches share the same catch-up.
-    this.catchingUp ??= this.read().finally(() => (this.catchingUp = undefined));
-    return this.catchingUp;
-  }
-
-  private async read(): Promise<void> {
-    for (;;) {
-      const batch = await this.options.store.readAll({ fromPosition: Math.max(0, this.lastPosition), maxCount: PAGE });
-      const fresh = batch.filter((e) => e.position > this.lastPosition);
-      for (const event of fresh) this.apply(event);
-      if (fresh.length > 0) this.lastPosition = (fresh.at(-1) as RecordedEvent).position;
-      if (fresh.length < PAGE - 1) return;
-    }
   }
 
   private apply(event: RecordedEvent): void {

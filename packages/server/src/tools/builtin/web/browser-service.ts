@@ -1,5 +1,5 @@
 import { OneClawError } from '@oneclaw/core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_BROWSER_PATHS, findBrowserExecutable } from './browser-executable';
 
 /**
@@ -109,6 +109,8 @@ export class BrowserService {
 
   #browser(executablePath: string): Promise<Browser> {
     if (this.#launching) return this.#launching;
+    // playwright-core takes ~0.4 s to load: loaded on the first browser call, not at server start.
+    const { chromium } = require('playwright-core') as typeof import('playwright-core');
     const launching: Promise<Browser> = chromium
       .launch({
         executablePath,

@@ -9,13 +9,14 @@ import { ToolExecutionEngine, ToolRegistry, type Tool, type ToolResult } from '@
 import { BrowserService } from './browser-service';
 import { createBrowserTool, pngSize, SCREENSHOT_FOLDER, type BrowserStepLimits } from './browser-tool';
 import { serve, startLoopbackSite, type LoopbackSite } from './loopback-site.test-support';
+import { CHROMIUM_SKIP_REASON, chromiumAvailable, SYSTEM_CHROMIUM } from '../../../testing/system-chromium';
 
 /**
  * The real system Chromium (/usr/bin/chromium) against pages served on loopback. One browser is
  * launched for the whole file (each call still gets a fresh context); the tests that need their own
  * service say so.
  */
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = SYSTEM_CHROMIUM;
 const context = () => ({ signal: new AbortController().signal, sessionId: 's', callId: 'c', env: {} });
 
 const PAGE = `<!doctype html><html><head><title>Harbour news</title><meta name="viewport" content="width=device-width"></head>
@@ -29,7 +30,7 @@ const LONG = `<html><body>${Array.from({ length: 30 }, (_, i) => `<p>Paragraph $
 
 const text = (result: ToolResult): string => (result.status === 'success' ? result.result : `${result.errorType}: ${result.message}`);
 
-describe('browser (real Chromium, pages on loopback)', () => {
+(chromiumAvailable ? describe : describe.skip)(chromiumAvailable ? 'browser (real Chromium, pages on loopback)' : `browser (real Chromium): ${CHROMIUM_SKIP_REASON}`, () => {
   let site: LoopbackSite;
   let filesRoot: string;
   let service: BrowserService;
@@ -291,7 +292,7 @@ describe('browser without a usable Chromium', () => {
   });
 });
 
-describe('BrowserService lifecycle', () => {
+(chromiumAvailable ? describe : describe.skip)(chromiumAvailable ? 'BrowserService lifecycle' : `BrowserService lifecycle: ${CHROMIUM_SKIP_REASON}`, () => {
   it('closes an idle Chromium after idleCloseMs and launches it again on the next call', async () => {
     const site = await startLoopbackSite({ '/': serve('text/html', '<p>hi</p>') });
     const files = fs.mkdtempSync(path.join(os.tmpdir(), 'oneclaw-browser-idle-'));

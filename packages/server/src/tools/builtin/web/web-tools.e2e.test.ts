@@ -5,6 +5,7 @@ import { startFakeModelServer, type FakeModelServer } from '../../../testing/fak
 import { fakeReply } from '../../../testing/fake-model/fake-reply';
 import { startTestServer, type TestServer } from '../../../testing/test-server';
 import { serve, startLoopbackSite, type LoopbackSite } from './loopback-site.test-support';
+import { CHROMIUM_SKIP_REASON, chromiumAvailable } from '../../../testing/system-chromium';
 
 /**
  * webfetch and browser through a booted server (ToolRuntime wiring, the operator settings) with a
@@ -74,7 +75,7 @@ describe('web tools in the booted server (fake OpenAI model, real site on loopba
     }
   });
 
-  it('with ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK=true, webfetch, browser (the system Chromium) and the JS http_request read a page on the local network', async () => {
+  (chromiumAvailable ? it : it.skip)(`with ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK=true, webfetch, browser (the system Chromium) and the JS http_request read a page on the local network${chromiumAvailable ? '' : ` (${CHROMIUM_SKIP_REASON})`}`, async () => {
     const server = await startTestServer({ env: env({ ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK: 'true' }) });
     try {
       expect((await server.api('POST', '/api/sessions', { sessionId: 'web-lan' })).status).toBe(201);

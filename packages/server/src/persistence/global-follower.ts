@@ -1,0 +1,35 @@
+import type { EventStore, RecordedEvent } from '@oneclaw/core';
+
+const PAGE = 1000;
+
+/**
+ * Follows the store's global order for a projection over every stream (the session list, the
+ * history search): each `catchUp()` reads only the events after the last one applied, one
+ * reader at a time (concurrent callers share the same read). Reads restart at the last position
+ * (inclusive) and skip it, because KurrentDB positions are log offsets: `last + 1` would land
+ * inside a record.
+ */
+export class GlobalFollower {
+  private lastPosition = -1;
+  private reading: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly apply: (event: RecordedEvent) => void,
+  ) {}
+
+  catchUp(): Promise<void> {
+    this.reading ??= this.read().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
+    for (;;) {
+      const batch = await this.store.readAll({ fromPosition: Math.max(0, this.lastPosition), maxCount: PAGE });
+      const fresh = batch.filter((e) => e.position > this.lastPosition);
+      for (const event of fresh) this.apply(event);
+      if (fresh.length > 0) this.lastPosition = (fresh.at(-1) as RecordedEvent).position;
+      if (fresh.length < PAGE - 1) return;
+    }
+  }
+}
