@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { OneClawError } from '@oneclaw/core';
-import { safeUnlink, syncDirectory } from '../persistence/durable-file';
+import { restrictToOwner, safeUnlink, syncDirectory, writePrivateTemp } from '../persistence/durable-file';
 
 /** Name of the secret file inside the data directory. */
 export const SECRETS_FILE = 'secrets.json';
 
-const OWNER_ONLY = 0o600;
 
 /**
  * A secret with the id of the configuration event that recorded it. The event says a value was
@@ -52,15 +51,9 @@ export class SecretStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new SecretStore(file, { version: 1, providerApiKeys: {}, envVars: {} }, false);
       throw ioError(file, (error as Error).message);
     }
-    let permissionsFixed = false;
-    if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-      try {
-        chmodSync(file, OWNER_ONLY);
-        permissionsFixed = true;
-      } catch (error) {
-        throw ioError(file, `is readable by other users and cannot be restricted (${(error as Error).message}); run chmod 600 on it`);
-      }
-    }
+    const permissionsFixed = restrictToOwner(file, mode, (error) =>
+      ioError(file, `is readable by other users and cannot be restricted (${error.message}); run chmod 600 on it`),
+    );
     return new SecretStore(file, parse(file), permissionsFixed);
   }
 
@@ -92,14 +85,7 @@ export class SecretStore {
     const temp = path.join(dir, `.${SECRETS_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const fd = openSync(temp, 'wx', OWNER_ONLY);
-      try {
-        writeSync(fd, `${JSON.stringify(next, null, 2)}\n`);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      chmodSync(temp, OWNER_ONLY);
+      writePrivateTemp(temp, `${JSON.stringify(next, null, 2)}\n`);
       renameSync(temp, this.file);
     } catch (error) {
       safeUnlink(temp);

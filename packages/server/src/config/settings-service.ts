@@ -9,16 +9,12 @@ export interface SettingView {
   readonly description: string;
 }
 
-/** The time zone the server runs in: the `timezone` setting's default. */
-export function serverTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 /** The known settings (theme_mode, timezone), validated by the configuration decider. */
 export class SettingsService {
   constructor(
     private readonly repository: ConfigRepository,
-    private readonly defaultTimeZone: string = serverTimeZone(),
+    /** ONECLAW_TIMEZONE, else the system zone (ServerConfig.timeZone). */
+    private readonly defaultTimeZone: string,
   ) {}
 
   async get(key: string): Promise<SettingView> {

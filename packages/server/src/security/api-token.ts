@@ -1,19 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { OneClawError } from '@oneclaw/core';
-import { safeUnlink, syncDirectory } from '../persistence/durable-file';
+import { restrictToOwner, safeUnlink, syncDirectory, writePrivateTemp } from '../persistence/durable-file';
 
 /** Name of the token file inside the data directory. */
 export const API_TOKEN_FILE = 'api-token';
@@ -24,7 +13,6 @@ export const MIN_API_TOKEN_LENGTH = 16;
 /** Visible ASCII only: the token travels in an HTTP header and a URL query. */
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
 
-const OWNER_ONLY = 0o600;
 
 export interface ApiTokenResult {
   readonly token: string;
@@ -105,15 +93,9 @@ function readTokenFile(file: string): { token: string; permissionsFixed: boolean
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error instanceof OneClawError ? error : ioError(file, (error as Error).message, 'Check ONECLAW_DATA_DIR');
   }
-  let permissionsFixed = false;
-  if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    try {
-      chmodSync(file, OWNER_ONLY);
-      permissionsFixed = true;
-    } catch (error) {
-      throw ioError(file, `is readable by other users (mode ${(mode & 0o777).toString(8)}) and cannot be restricted: ${(error as Error).message}`, 'Run `chmod 600` on it, or set ONECLAW_API_TOKEN instead');
-    }
-  }
+  const permissionsFixed = restrictToOwner(file, mode, (error) =>
+    ioError(file, `is readable by other users (mode ${(mode & 0o777).toString(8)}) and cannot be restricted: ${error.message}`, 'Run `chmod 600` on it, or set ONECLAW_API_TOKEN instead'),
+  );
   let content: string;
   try {
     content = readFileSync(file, 'utf8');
@@ -130,14 +112,7 @@ function createTokenFile(dataDir: string, file: string): ApiTokenResult {
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     // Written whole to a private temp file first, so no reader ever sees a partial token.
-    const fd = openSync(temp, 'wx', OWNER_ONLY);
-    try {
-      writeSync(fd, `${token}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    chmodSync(temp, OWNER_ONLY); // the umask can only narrow 0600, but state it exactly
+    writePrivateTemp(temp, `${token}\n`);
   } catch (error) {
     safeUnlink(temp);
     throw ioError(file, `cannot be written: ${(error as Error).message}`, 'Make ONECLAW_DATA_DIR writable, or set ONECLAW_API_TOKEN');

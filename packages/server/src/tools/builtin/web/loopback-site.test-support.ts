@@ -24,17 +24,12 @@ export interface LoopbackSite {
 /** Unknown paths answer 404 with a short text body. */
 export async function startLoopbackSite(routes: Readonly<Record<string, Route>>): Promise<LoopbackSite> {
   const requests: SeenRequest[] = [];
-  const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
     requests.push({ method: req.method ?? '', path, headers: req.headers });
     const route = routes[path.split('?')[0] ?? path];
     if (route) route(req, res);
     else res.writeHead(404, { 'content-type': 'text/plain' }).end(`no route for ${path}`);
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -44,8 +39,9 @@ export async function startLoopbackSite(routes: Readonly<Record<string, Route>>)
     requests,
     paths: () => requests.map((r) => r.path),
     close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
