@@ -100,7 +100,10 @@ export function registerBuiltinTools(services: BuiltinToolServices): void {
   core(createLoadToolGroupTool(registry), 'load-tool-group-tool.ts');
   core(createSaveMemoryTool(services.memory), 'save-memory-tool.ts');
   core(createSearchHistoryTool(services.history), 'search-history-tool.ts');
-  core(createExecTool({ enabled: services.execEnabled, files: new ConfinedFs({ root: services.paths.files }) }), 'exec-tool.ts');
+  core(
+    createExecTool({ enabled: services.execEnabled, files: new ConfinedFs({ root: services.paths.files }), timeZone: () => services.config.settings.timeZone() }),
+    'exec-tool.ts',
+  );
   core(createJsEvalTool(services.runner), 'js-eval-tool.ts');
   core(createWebfetchTool(services.http), 'webfetch-tool.ts');
   core(createBrowserTool({ browser: services.browser, policy: services.http.policy, filesRoot: services.paths.files }), 'browser-tool.ts');

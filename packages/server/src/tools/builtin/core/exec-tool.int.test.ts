@@ -21,7 +21,7 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 const exec = (params: Record<string, unknown>, signal = new AbortController().signal): Promise<ToolResult> =>
-  createExecTool({ enabled: true, files }).execute(params, { signal, sessionId: 's', callId: 'c', env: {} });
+  createExecTool({ enabled: true, files, timeZone: () => 'Asia/Tokyo' }).execute(params, { signal, sessionId: 's', callId: 'c', env: {} });
 
 function text(result: ToolResult): string {
   if (result.status !== 'success') throw new Error(`expected success, got ${result.errorType}: ${result.message}`);
@@ -140,6 +140,8 @@ describe('exec (issue 6, CATALOGUE section 8)', () => {
       // sh itself adds PWD (and some shells SHLVL, _).
       expect(names.filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n ?? '')).sort()).toEqual(['HOME', 'LANG', 'PATH', 'TZ']);
       expect(result).toContain(`HOME=${root}`);
+      // The server's zone setting, not the server process's TZ.
+      expect(result).toContain('TZ=Asia/Tokyo');
     } finally {
       delete process.env.ONECLAW_TEST_LEAK_CHECK;
     }
@@ -165,7 +167,7 @@ describe('exec (issue 6, CATALOGUE section 8)', () => {
 
   it('bad input is a validation_error from the engine (missing command, max_length 0, a string timeout)', async () => {
     const registry = new ToolRegistry();
-    registry.register(createExecTool({ enabled: true, files }), { kind: 'built-in' });
+    registry.register(createExecTool({ enabled: true, files, timeZone: () => 'UTC' }), { kind: 'built-in' });
     const engine = new ToolExecutionEngine(registry);
     const calls = [{}, { command: 'pwd', max_length: 0 }, { command: 'pwd', timeout_seconds: 'ten' }];
     const outcomes = await engine.executeAll(
@@ -180,7 +182,7 @@ describe('exec (issue 6, CATALOGUE section 8)', () => {
     expect(loadServerConfig({}).execEnabled).toBe(false);
     expect(loadServerConfig({ ONECLAW_EXEC_ENABLED: 'true' }).execEnabled).toBe(true);
     expect(() => loadServerConfig({ ONECLAW_EXEC_ENABLED: 'sometimes' })).toThrow('ONECLAW_EXEC_ENABLED=sometimes is not valid');
-    const tool = createExecTool({ enabled: false, files });
+    const tool = createExecTool({ enabled: false, files, timeZone: () => 'UTC' });
     expect(tool.definition.description).toContain('exec_disabled');
     const result = await tool.execute({ command: 'touch ran-while-disabled' }, { signal: new AbortController().signal, sessionId: 's', callId: 'c', env: {} });
     expect(result).toMatchObject({ status: 'error', errorType: 'exec_disabled' });

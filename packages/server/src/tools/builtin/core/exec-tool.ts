@@ -15,6 +15,8 @@ export interface ExecToolOptions {
   readonly enabled: boolean;
   /** The files root: the default working directory, and HOME of the command. */
   readonly files: ConfinedFs;
+  /** The command's TZ: the `timezone` setting, else ONECLAW_TIMEZONE, else the system zone. */
+  readonly timeZone: () => string;
 }
 
 interface ExecParams {
@@ -67,7 +69,7 @@ export function createExecTool(options: ExecToolOptions): Tool {
         outcome = await runShellCommand({
           command: params.command,
           cwd,
-          env: commandEnvironment(home),
+          env: commandEnvironment(home, options.timeZone()),
           timeoutMs: timeoutSeconds * 1000,
           signal: context.signal,
           // Enough for maxLength characters of any UTF-8 text.
@@ -105,12 +107,12 @@ export function formatExecOutput(outcome: ShellOutcome, timeoutSeconds: number, 
  * Never the server's environment, which holds API keys: a command could print it. PATH is kept
  * (it names no secret, and tools installed under other prefixes stay reachable).
  */
-export function commandEnvironment(home: string): Record<string, string> {
+export function commandEnvironment(home: string, timeZone: string): Record<string, string> {
   return {
     PATH: process.env.PATH || FALLBACK_PATH,
     HOME: home,
     LANG: process.env.LANG || 'C.UTF-8',
-    TZ: process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
+    TZ: timeZone,
   };
 }
 
