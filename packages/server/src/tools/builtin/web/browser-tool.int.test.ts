@@ -23,7 +23,7 @@ const PAGE = `<!doctype html><html><head><title>Harbour news</title><meta name="
 <body><h1>Harbour</h1><p>Static paragraph.</p>
 <script>
   document.body.insertAdjacentHTML('beforeend', '<h2>Live</h2><p>Added by JavaScript.</p>');
-  setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p>Added a moment later.</p>'), 100);
+  setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p class="late">Added a moment later.</p>'), 100);
 </script></body></html>`;
 const TALL = '<html><head><meta name="viewport" content="width=device-width"></head><body style="margin:0"><div style="height:2000px;background:#4a8">tall</div></body></html>';
 const LONG = `<html><body>${Array.from({ length: 30 }, (_, i) => `<p>Paragraph ${i} of a long page.</p>`).join('')}</body></html>`;
@@ -113,7 +113,7 @@ const text = (result: ToolResult): string => (result.status === 'success' ? resu
       url: `${site.origin}/page`,
       mode: 'extract',
       wait_seconds: 0,
-      javascript: "document.querySelector('h1').textContent = 'Changed by the script'; ({ paragraphs: document.querySelectorAll('p').length, mobile: navigator.userAgent.includes('Mobile') })",
+      javascript: "document.querySelector('h1').textContent = 'Changed by the script'; ({ paragraphs: document.querySelectorAll('p:not(.late)').length, mobile: navigator.userAgent.includes('Mobile') })",
     });
     expect(text(changed)).toContain('JavaScript result: {"paragraphs":2,"mobile":true}');
     expect(text(changed)).toContain('# Changed by the script');
