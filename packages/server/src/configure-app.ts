@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AppOptions } from './app.module';
@@ -14,6 +15,12 @@ export function configureApp(app: NestExpressApplication, options: Pick<AppOptio
   // Same-origin by default (the web UI is served by this server); other origins only when listed (API-11).
   app.enableCors({ origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false, credentials: false });
   app.useBodyParser('json', { limit: config.bodyLimitBytes });
+  // The web UI (apps/web, built into config.webDir). Public like /health: its files hold no data,
+  // and it asks for the token itself. Hashed assets never change; index.html is always rechecked.
+  app.useStaticAssets(config.webDir, {
+    index: 'index.html',
+    setHeaders: (res, file) => res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+  });
   app.useGlobalFilters(new ProblemDetailsFilter(options.logger));
   app.enableShutdownHooks();
 

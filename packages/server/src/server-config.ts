@@ -57,6 +57,8 @@ export interface ServerConfig {
   readonly toolsAllowPrivateNetwork: boolean;
   /** The Chromium/Chrome the browser tool drives (ONECLAW_BROWSER_PATH); default the first system one found. */
   readonly browserPath?: string;
+  /** The built web UI served at `/` (ONECLAW_WEB_DIR); default the server's `static` folder, which `pnpm build` fills. */
+  readonly webDir: string;
 }
 
 export class ConfigError extends OneClawError {
@@ -113,6 +115,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     timeZone: timeZoneFrom(env),
     toolsAllowPrivateNetwork: flag(env, 'ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK'),
     ...optional('browserPath', text(env.ONECLAW_BROWSER_PATH)),
+    webDir: path.resolve(text(env.ONECLAW_WEB_DIR) ?? path.join(__dirname, '..', 'static')),
   };
 }
 

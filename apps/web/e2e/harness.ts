@@ -1,0 +1,152 @@
+/**
+ * Browser end-to-end harness: the real server (its built `dist/main.js`, as `pnpm start` runs
+ * it, serving the built UI from its static folder) in a child process, a FAKE OpenAI-compatible
+ * model on loopback (scripted replies in the real wire format), and Debian's Chromium driven by
+ * playwright-core. Never `npx playwright install`: .ci/run installs the system Chromium.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startFakeModelServer, type FakeModelServer } from '@oneclaw/server/testing';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+/** Present here, and always in CI (`.ci/run` installs it): there a missing browser fails. */
+export const chromiumAvailable = existsSync(SYSTEM_CHROMIUM) || process.env.CI === 'true';
+export const CHROMIUM_SKIP_REASON = `skipped: no Chromium at ${SYSTEM_CHROMIUM} (apt-get install chromium to run the browser tests)`;
+
+export const API_TOKEN = 'ui-e2e-token-0123456789abcdef';
+export const MODEL_KEY = 'fake-model-key-not-secret';
+
+/** A phone-sized viewport (390 x 844 CSS px, touch), as in the Android shell. */
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } as const;
+export const DESKTOP = { viewport: { width: 1280, height: 800 } } as const;
+
+const SERVER_MAIN = path.join(path.dirname(require.resolve('@oneclaw/server/package.json')), 'dist', 'main.js');
+const STATIC_INDEX = path.join(path.dirname(require.resolve('@oneclaw/server/package.json')), 'static', 'index.html');
+
+export interface RunningServer {
+  readonly url: string;
+  readonly dataDir: string;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node packages/server/dist/main.js` on a free loopback port and waits until it listens. */
+export async function startServerProcess(options: { dataDir: string; env?: Record<string, string> }): Promise<RunningServer> {
+  if (!existsSync(STATIC_INDEX)) throw new Error(`The web UI is not built (${STATIC_INDEX} is missing): run pnpm build first.`);
+  const child: ChildProcess = spawn(process.execPath, [SERVER_MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? os.tmpdir(),
+      ONECLAW_HOST: '127.0.0.1',
+      ONECLAW_DATA_DIR: options.dataDir,
+      ONECLAW_API_TOKEN: API_TOKEN,
+      ONECLAW_LOG: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The server did not start within 30 s. Output:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The server exited (code ${code}) before listening. Output:\n${output}`));
+    });
+  });
+  return {
+    url,
+    dataDir: options.dataDir,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+export interface UiHarness {
+  readonly fake: FakeModelServer;
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  /**
+   * A new browser context (fresh storage) on the UI. With `signedIn` (the default) it opens the
+   * link the server prints, `/#token=...`, so the token is saved as a user's first visit would.
+   * Page errors (uncaught exceptions, CSP violations) are collected in `errors`.
+   */
+  open(options?: { device?: typeof PHONE | typeof DESKTOP; hash?: string; signedIn?: boolean }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  /** Stops the server and starts it again on the same data directory and port. */
+  restartServer(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startUiHarness(options: { env?: Record<string, string> } = {}): Promise<UiHarness> {
+  const fake = await startFakeModelServer('openai', { apiKey: MODEL_KEY });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-ui-'));
+  // One port for the harness's life: a restarted server is the same origin, so the browser
+  // keeps its saved token, as it would for a user whose server restarts.
+  const port = await freePort();
+  const env = { PORT: String(port), ONECLAW_PROVIDER: 'openai', OPENAI_API_KEY: MODEL_KEY, OPENAI_BASE_URL: fake.url, ...options.env };
+  let server = await startServerProcess({ dataDir, env });
+  const browser = await chromium.launch({
+    executablePath: SYSTEM_CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  const contexts: BrowserContext[] = [];
+  return {
+    fake,
+    get server() {
+      return server;
+    },
+    browser,
+    async open({ device = DESKTOP, hash = '#/', signedIn = true } = {}) {
+      const context = await browser.newContext({ ...device });
+      contexts.push(context);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+      });
+      const target = signedIn ? `${server.url}/#token=${API_TOKEN}${hash.startsWith('#/') ? `&${hash.slice(1)}` : ''}` : `${server.url}/${hash}`;
+      await page.goto(target);
+      return { page, context, errors };
+    },
+    async restartServer() {
+      await server.stop();
+      server = await startServerProcess({ dataDir, env });
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close().catch(() => {});
+      await server.stop();
+      await fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// Unit tests (src/**/*.test.ts) for the UI's pure modules, and browser end-to-end tests
+// (e2e/*.e2e.test.ts) that drive Debian's Chromium against a real server and a fake model.
+const preset = require('../../jest.preset.js');
+
+module.exports = {
+  ...preset,
+  roots: ['<rootDir>/src', '<rootDir>/e2e'],
+  testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+  transform: {
+    '^.+\\.tsx?$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+};

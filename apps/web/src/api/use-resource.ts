@@ -1,0 +1,45 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api-error';
+import { useApi } from './api-context';
+import type { ApiClient } from './client';
+
+export interface Resource<T> {
+  readonly data: T | undefined;
+  readonly error: ApiError | undefined;
+  readonly loading: boolean;
+  /** Loads again (after a change); the old data stays shown meanwhile. */
+  reload(): void;
+}
+
+/**
+ * Loads something from the API when `deps` change, and again on `reload()`. A load that is
+ * overtaken by a newer one is aborted and its answer dropped, so a slow answer never
+ * overwrites a fresh one.
+ */
+export function useResource<T>(load: (api: ApiClient, signal: AbortSignal) => Promise<T>, deps: readonly unknown[]): Resource<T> {
+  const api = useApi();
+  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
+  const [generation, setGeneration] = useState(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState((s) => ({ ...s, loading: true }));
+    loadRef.current(api, controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setState({ data, loading: false });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const apiError = error instanceof ApiError ? error : new ApiError(0, 'client_error', String((error as Error)?.message ?? error));
+        setState((s) => ({ ...s, error: apiError, loading: false }));
+      },
+    );
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, generation, ...deps]);
+
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  return { data: state.data, error: state.error, loading: state.loading, reload };
+}
