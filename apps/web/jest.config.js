@@ -6,8 +6,10 @@ module.exports = {
   ...preset,
   roots: ['<rootDir>/src', '<rootDir>/e2e'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+  // Preact 11 ships ES modules only; Jest on Node 20 needs them compiled to CommonJS too.
+  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/)?preact)'],
   transform: {
-    '^.+\\.tsx?$': [
+    '^.+\\.(tsx?|mjs|js)$': [
       '@swc/jest',
       {
         jsc: {

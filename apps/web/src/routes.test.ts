@@ -1,0 +1,32 @@
+import { describe, expect, test } from '@jest/globals';
+import { parseRoute, routeHref, type Route } from './routes';
+
+describe('S6 hash routes', () => {
+  test.each<[string, Route]>([
+    ['', { name: 'chat' }],
+    ['#/', { name: 'chat' }],
+    ['#/sessions/abc', { name: 'chat', sessionId: 'abc' }],
+    ['#/sessions/a%20b', { name: 'chat', sessionId: 'a b' }],
+    ['#/sessions/abc/audit', { name: 'audit', sessionId: 'abc' }],
+    ['#/groups', { name: 'groups' }],
+    ['#/groups?session=s%2F1', { name: 'groups', sessionId: 's/1' }],
+    ['#/settings', { name: 'settings', tab: 'providers' }],
+    ['#/settings/tools', { name: 'settings', tab: 'tools' }],
+    ['#/settings/nope', { name: 'not-found', hash: '#/settings/nope' }],
+    ['#/sessions/abc/other', { name: 'not-found', hash: '#/sessions/abc/other' }],
+  ])('%s', (hash, route) => {
+    expect(parseRoute(hash)).toEqual(route);
+  });
+
+  test('every route survives a round trip through its href', () => {
+    const routes: Route[] = [
+      { name: 'chat' },
+      { name: 'chat', sessionId: 'id with/slash' },
+      { name: 'audit', sessionId: 'x' },
+      { name: 'groups' },
+      { name: 'groups', sessionId: 'y&z' },
+      { name: 'settings', tab: 'agents' },
+    ];
+    for (const route of routes) expect(parseRoute(routeHref(route))).toEqual(route);
+  });
+});
