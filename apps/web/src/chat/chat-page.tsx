@@ -1,4 +1,240 @@
-// Placeholder: replaced by the chat view.
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useApi } from '../api/api-context';
+import { useResource } from '../api/use-resource';
+import { navigate, routeHref } from '../routes';
+import type { SessionSummary, SessionView, ToolGroupView } from './api-types';
+import { asActionError, type ActionError } from './chat-store';
+import { Composer } from './composer';
+import { GroupBar } from './group-bar';
+import { notifySessionsChanged } from './sessions-changed';
+import { sessionTitle } from './transcript';
+import { TranscriptView } from './transcript-view';
+import { useChatSession } from './use-chat-session';
+import './chat.css';
+
+/**
+ * `#/sessions/:id` is the chat. `#/` (no session) opens the session with the newest activity,
+ * replacing the history entry so Back does not bounce; with no session at all it offers to
+ * start one. Continuing the last conversation is what the Android app should do on launch.
+ */
 export function ChatPage({ sessionId }: { sessionId?: string }) {
-  return <section class="page">Chat {sessionId}</section>;
+  return sessionId ? <ChatSession key={sessionId} sessionId={sessionId} /> : <ChatHome />;
+}
+
+/** How often a page re-reads a session whose turn runs in another window. */
+const BUSY_POLL_MS = 2000;
+
+function ChatHome() {
+  const sessions = useResource((api, signal) => api.get<{ sessions: SessionSummary[] }>('/api/sessions', { signal }), []);
+  const newest = sessions.data?.sessions[0];
+  useEffect(() => {
+    if (newest) window.location.replace(routeHref({ name: 'chat', sessionId: newest.sessionId }));
+  }, [newest]);
+
+  return (
+    <section class="page chat-home" aria-labelledby="chat-home-title">
+      <h1 id="chat-home-title">Chat</h1>
+      {sessions.error && (
+        <p class="error" role="alert">
+          Could not load the sessions: {sessions.error.detail}
+        </p>
+      )}
+      {(sessions.loading || newest) && !sessions.error && <p class="muted">Opening your latest conversation…</p>}
+      {sessions.data && !newest && (
+        <div class="card chat-home__empty">
+          <p>No conversations yet. Start one; the assistant loads tool groups when it needs them.</p>
+          <NewSessionButton />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function NewSessionButton() {
+  const api = useApi();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ActionError | undefined>();
+  async function create() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const view = await api.post<SessionView>('/api/sessions', {});
+      notifySessionsChanged();
+      navigate({ name: 'chat', sessionId: view.sessionId });
+    } catch (e) {
+      setError(asActionError(e));
+      setBusy(false);
+    }
+  }
+  return (
+    <>
+      <button type="button" class="button button--primary" onClick={create} disabled={busy}>
+        {busy ? 'Creating…' : 'New session'}
+      </button>
+      {error && (
+        <p class="error" role="alert">
+          {error.detail}
+        </p>
+      )}
+    </>
+  );
+}
+
+function ChatSession({ sessionId }: { sessionId: string }) {
+  const [state, store] = useChatSession(sessionId);
+  const groups = useResource((api, signal) => api.get<{ groups: ToolGroupView[] }>('/api/tool-groups', { signal }).then((answer) => answer.groups), []);
+  const [confirmingClear, setConfirmingClear] = useState(false);
+  const scroller = useRef<HTMLDivElement>(null);
+  // Follow new output only while the reader is at the bottom; scrolling up to read stops it.
+  const followOutput = useRef(true);
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && followOutput.current) element.scrollTop = element.scrollHeight;
+  }, [state.items]);
+
+  // A turn started elsewhere sends this page no events: re-read until it is over.
+  useEffect(() => {
+    if (!state.busyElsewhere || state.turn !== 'none') return;
+    const timer = setInterval(() => void store.refresh(), BUSY_POLL_MS);
+    return () => clearInterval(timer);
+  }, [state.busyElsewhere, state.turn, store]);
+
+  if (state.loadError?.code === 'session_not_found' || state.loadError?.code === 'invalid_session_id') {
+    return (
+      <section class="page" aria-labelledby="chat-missing-title">
+        <h1 id="chat-missing-title">Session not found</h1>
+        <p>{state.loadError.detail}</p>
+        <NewSessionButton />
+      </section>
+    );
+  }
+
+  const running = state.turn !== 'none';
+  const title = sessionTitle(state.items);
+
+  return (
+    <section class="chat" aria-labelledby="chat-title">
+      <header class="chat__header">
+        <div class="chat__titlebar">
+          <h1 id="chat-title" class="chat__title" title={title}>
+            {title}
+          </h1>
+          <div class="chat__actions">
+            <a class="button button--quiet button--small chat__link" href={routeHref({ name: 'audit', sessionId })}>
+              Audit
+            </a>
+            {!confirmingClear && (
+              <button type="button" class="button button--small" disabled={running || !state.loaded} onClick={() => setConfirmingClear(true)}>
+                Clear
+              </button>
+            )}
+          </div>
+        </div>
+        {confirmingClear && (
+          <ConfirmClear
+            onConfirm={async () => {
+              setConfirmingClear(false);
+              await store.clear();
+            }}
+            onKeep={() => setConfirmingClear(false)}
+          />
+        )}
+        <GroupBar
+          sessionId={sessionId}
+          loadedGroups={state.loadedGroups}
+          groups={groups.data}
+          onLoad={(name) => store.loadGroup(name)}
+          onUnload={(name) => store.unloadGroup(name)}
+        />
+        {state.actionError && (
+          <div class="error chat__action-error" role="alert">
+            <span>{state.actionError.detail}</span>
+            <button type="button" class="button button--small button--quiet" onClick={() => store.dismissError()}>
+              Dismiss
+            </button>
+          </div>
+        )}
+        {state.loadError && (
+          <div class="error" role="alert">
+            Could not load this conversation: {state.loadError.detail}{' '}
+            <button type="button" class="button button--small" onClick={() => void store.refresh()}>
+              Try again
+            </button>
+          </div>
+        )}
+        {state.busyElsewhere && !running && (
+          <div class="notice chat__busy" role="status">
+            <span>This session is answering a message sent from another window; this page follows when it is done.</span>
+            <button type="button" class="button button--small button--danger" onClick={() => void store.cancel()}>
+              Cancel it
+            </button>
+          </div>
+        )}
+      </header>
+
+      <div
+        ref={scroller}
+        class="chat__scroll"
+        role="region"
+        aria-labelledby="transcript-title"
+        aria-busy={running}
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          followOutput.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+        }}
+      >
+        <h2 id="transcript-title" class="visually-hidden">
+          Conversation
+        </h2>
+        {!state.loaded && !state.loadError && <p class="muted chat__placeholder">Loading the conversation…</p>}
+        {state.loaded && state.items.length === 0 && (
+          <p class="muted chat__placeholder">No messages yet. Ask something; the assistant loads the tool groups it needs, or add one above.</p>
+        )}
+        <TranscriptView items={state.items} />
+      </div>
+
+      <p class="visually-hidden" role="status" aria-live="polite">
+        {state.status}
+      </p>
+
+      <Composer
+        turn={state.turn}
+        disabled={!state.loaded}
+        busyElsewhere={state.busyElsewhere}
+        onSend={(text) => {
+          followOutput.current = true;
+          return store.send(text);
+        }}
+        onCancel={() => void store.cancel()}
+      />
+    </section>
+  );
+}
+
+/** The confirm step of Clear: it empties the conversation and unloads every group. */
+function ConfirmClear({ onConfirm, onKeep }: { onConfirm: () => void; onKeep: () => void }) {
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirm.current?.focus(), []);
+  return (
+    <div
+      class="notice chat__confirm"
+      role="group"
+      aria-labelledby="confirm-clear-text"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onKeep();
+      }}
+    >
+      <span id="confirm-clear-text">Clear this conversation and unload its tool groups? The history stays in the audit.</span>
+      <span class="chat__confirm-actions">
+        <button ref={confirm} type="button" class="button button--danger button--small" onClick={onConfirm}>
+          Clear conversation
+        </button>
+        <button type="button" class="button button--small" onClick={onKeep}>
+          Keep
+        </button>
+      </span>
+    </div>
+  );
 }

@@ -44,8 +44,12 @@ export function AppShell({ route, onSignOut, children }: { route: Route; onSignO
             Settings
           </a>
         </nav>
-        <button type="button" class="button button--quiet topbar__signout" onClick={onSignOut}>
-          Sign out
+        {/* On a phone the words give way to an icon so the three places fit; the name stays. */}
+        <button type="button" class="button button--quiet topbar__signout" aria-label="Sign out" title="Sign out" onClick={onSignOut}>
+          <span class="topbar__signout-text">Sign out</span>
+          <span class="topbar__signout-icon" aria-hidden="true">
+            ⏻
+          </span>
         </button>
       </header>
       <aside id="session-drawer" class="drawer" aria-label="Sessions">

@@ -1,0 +1,5 @@
+package android.content;
+
+public interface SharedPreferences {
+    String getString(String key, String defValue);
+}

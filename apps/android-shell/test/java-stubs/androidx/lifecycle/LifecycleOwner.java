@@ -1,0 +1,3 @@
+package androidx.lifecycle;
+
+public interface LifecycleOwner {}

@@ -1,0 +1,368 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { fakeReply } from '@oneclaw/server/testing';
+import type { Page } from 'playwright-core';
+import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, PHONE, startUiHarness, type UiHarness } from './harness';
+
+const describeUi = chromiumAvailable ? describe : describe.skip;
+jest.setTimeout(90_000);
+
+/** Starts a session from the session list (the sidebar on a desktop) and waits for its empty chat. */
+async function startSession(page: Page): Promise<string> {
+  const before = new URL(page.url()).hash;
+  await page.getByRole('complementary', { name: 'Sessions' }).getByRole('button', { name: 'New session' }).click();
+  await page.waitForURL((url) => /^#\/sessions\/[^/?]+$/.test(url.hash) && url.hash !== before);
+  await page.getByText('No messages yet.', { exact: false }).waitFor();
+  return sessionIdOf(page);
+}
+
+function sessionIdOf(page: Page): string {
+  return decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+}
+
+function messageBox(page: Page) {
+  return page.getByRole('textbox', { name: 'Message' });
+}
+
+/** Types a message and presses Enter, as a user would. */
+async function send(page: Page, text: string): Promise<void> {
+  await messageBox(page).fill(text);
+  await messageBox(page).press('Enter');
+}
+
+/** The transcript is not busy any more: the turn is over (the page then re-reads the session). */
+async function turnOver(page: Page): Promise<void> {
+  await page.locator('[aria-labelledby="transcript-title"][aria-busy="false"]').waitFor();
+}
+
+function conversation(page: Page) {
+  return page.getByRole('list', { name: 'Conversation' });
+}
+
+function chips(page: Page) {
+  return page.getByRole('list', { name: 'Tool groups' });
+}
+
+function toolCard(page: Page, toolName: string) {
+  return conversation(page).getByRole('button', { name: toolCardName(toolName) });
+}
+
+function toolCardName(toolName: string): RegExp {
+  return new RegExp(`Tool call ${toolName}\\b`);
+}
+
+async function api<T>(ui: UiHarness, path: string): Promise<T> {
+  const response = await fetch(`${ui.server.url}${path}`, { headers: { authorization: `Bearer ${API_TOKEN}` } });
+  return (await response.json()) as T;
+}
+
+describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real server, FAKE model, Chromium)' : CHROMIUM_SKIP_REASON, () => {
+  let ui: UiHarness;
+  beforeAll(async () => {
+    ui = await startUiHarness();
+  });
+  afterAll(async () => {
+    await ui?.close();
+  });
+
+  test('S6: with no session yet, #/ offers a new one; a sent message shows at once and the fake model\'s reply streams in as plain text with safe links', async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP });
+    await page.getByRole('heading', { name: 'Chat' }).waitFor();
+    await startSession(page);
+
+    ui.fake.enqueue(fakeReply.text(['Hello ', 'from the fake model.\n', 'See https://example.com/docs. ', '<b>not bold</b>']));
+    const box = messageBox(page);
+    await box.fill('First line');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('second line');
+    expect(await box.inputValue()).toBe('First line\nsecond line');
+    await box.press('Enter');
+
+    await conversation(page).getByText('First line\nsecond line').waitFor();
+    await conversation(page).getByText('from the fake model.', { exact: false }).waitFor();
+    await turnOver(page);
+    expect(await box.inputValue()).toBe('');
+
+    const reply = conversation(page).getByRole('listitem').filter({ hasText: 'Hello from the fake model.' });
+    expect(await reply.textContent()).toContain('<b>not bold</b>');
+    expect(await reply.locator('b').count()).toBe(0);
+    const link = reply.getByRole('link', { name: 'https://example.com/docs' });
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    await page.getByRole('status').filter({ hasText: 'The assistant replied' }).waitFor({ state: 'attached' });
+
+    // The session list follows: the title is the first message, and it is the current one.
+    const current = page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: /First line second line/ });
+    await current.waitFor();
+    expect(await current.getAttribute('aria-current')).toBe('page');
+    await page.getByRole('heading', { level: 1, name: 'First line second line' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  test('S6: the fake model loads a group and calls its tool; cards expand to arguments and results, the chip appears, and all of it survives a reload and a server restart; the chip unloads from the UI', async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP });
+    const sessionId = await startSession(page);
+    ui.fake.enqueue(
+      fakeReply.toolCall('load_tool_group', { group_name: 'scheduled_tasks' }),
+      fakeReply.toolCall('list_scheduled_tasks', {}, 'Looking at your schedule.'),
+      fakeReply.text('You have no scheduled tasks.'),
+    );
+    await send(page, 'What is scheduled?');
+    await conversation(page).getByText('You have no scheduled tasks.').waitFor();
+    await turnOver(page);
+
+    const loadCard = toolCard(page, 'load_tool_group');
+    expect(await loadCard.textContent()).toContain('Done');
+    expect(await loadCard.getAttribute('aria-expanded')).toBe('false');
+    await loadCard.click();
+    expect(await loadCard.getAttribute('aria-expanded')).toBe('true');
+    const loadBody = page.locator(`#${await loadCard.getAttribute('aria-controls')}`);
+    await loadBody.getByText('"group_name": "scheduled_tasks"').waitFor();
+    await loadBody.getByText('list_scheduled_tasks', { exact: false }).waitFor();
+    await conversation(page).getByText('Loaded the tool group scheduled_tasks').waitFor();
+
+    const listCard = toolCard(page, 'list_scheduled_tasks');
+    expect(await listCard.textContent()).toMatch(/Done\s*\d+(\.\d+)? m?s/);
+    await chips(page).getByRole('listitem').filter({ hasText: 'scheduled_tasks' }).waitFor();
+
+    // A reload builds the same transcript, cards and chips from the stored session.
+    await page.reload();
+    await conversation(page).getByText('What is scheduled?').waitFor();
+    await conversation(page).getByText('Looking at your schedule.').waitFor();
+    await conversation(page).getByText('You have no scheduled tasks.').waitFor();
+    await toolCard(page, 'load_tool_group').waitFor();
+    await toolCard(page, 'list_scheduled_tasks').click();
+    const listBody = page.locator(`#${await toolCard(page, 'list_scheduled_tasks').getAttribute('aria-controls')}`);
+    await listBody.getByRole('heading', { name: 'Result' }).waitFor();
+    await chips(page).getByRole('listitem').filter({ hasText: 'scheduled_tasks' }).waitFor();
+
+    // The loaded group is part of the session's event stream, not of the server's memory.
+    await ui.restartServer();
+    await page.reload();
+    await chips(page).getByRole('listitem').filter({ hasText: 'scheduled_tasks' }).waitFor();
+    await conversation(page).getByText('You have no scheduled tasks.').waitFor();
+
+    await page.getByRole('button', { name: 'Unload scheduled_tasks' }).click();
+    await page.getByText('None loaded: core tools only.').waitFor();
+    const view = await api<{ loadedGroups: string[] }>(ui, `/api/sessions/${encodeURIComponent(sessionId)}`);
+    expect(view.loadedGroups).toEqual([]);
+    await page.reload();
+    await page.getByText('None loaded: core tools only.').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  test('S6: "Add group" loads a group as a chip; /clear empties the conversation and the chips; the Clear button asks first', async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP });
+    const sessionId = await startSession(page);
+    ui.fake.enqueue(fakeReply.text('Noted.'));
+    await send(page, 'Remember this');
+    await conversation(page).getByText('Noted.').waitFor();
+    await turnOver(page);
+
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByLabel('Group to load').selectOption('pdf');
+    await page.getByRole('button', { name: 'Load group' }).click();
+    await chips(page).getByRole('listitem').filter({ hasText: 'pdf' }).waitFor();
+
+    await send(page, '/clear');
+    await page.getByText('No messages yet.', { exact: false }).waitFor();
+    await page.getByText('None loaded: core tools only.').waitFor();
+    expect(await conversation(page).getByRole('listitem').count()).toBe(0);
+    await page.getByRole('heading', { level: 1, name: 'New conversation' }).waitFor();
+    expect((await api<{ loadedGroups: string[]; messages: unknown[] }>(ui, `/api/sessions/${encodeURIComponent(sessionId)}`)).messages).toEqual([]);
+
+    // The Clear button: Keep changes nothing, Clear conversation clears.
+    ui.fake.enqueue(fakeReply.text('Again.'));
+    await send(page, 'Once more');
+    await conversation(page).getByText('Again.').waitFor();
+    await turnOver(page);
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByLabel('Group to load').selectOption('config');
+    await page.getByRole('button', { name: 'Load group' }).click();
+    await chips(page).getByRole('listitem').filter({ hasText: 'config' }).waitFor();
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await page.getByRole('button', { name: 'Keep' }).click();
+    await conversation(page).getByText('Again.').waitFor();
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    const confirm = page.getByRole('button', { name: 'Clear conversation' });
+    expect(await confirm.evaluate((el) => el === document.activeElement)).toBe(true);
+    await confirm.click();
+    await page.getByText('No messages yet.', { exact: false }).waitFor();
+    await page.getByText('None loaded: core tools only.').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  test('S6: a running turn shows its streamed text and the group it loaded while it runs, and can be cancelled; the reason is shown and stays after a reload', async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP });
+    await startSession(page);
+    ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), fakeReply.hang('Working on it, '));
+    await send(page, 'Do something slow');
+    await conversation(page).getByText('Working on it,').waitFor();
+    const cancel = page.getByRole('button', { name: 'Cancel' });
+    await cancel.waitFor();
+    // group_loaded arrived mid-turn: the chip is there before the turn ends.
+    await chips(page).getByRole('listitem').filter({ hasText: 'pdf' }).waitFor();
+    expect(await cancel.isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    expect(await page.locator('[aria-labelledby="transcript-title"]').getAttribute('aria-busy')).toBe('true');
+
+    await cancel.click();
+    await conversation(page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
+    await turnOver(page);
+    await cancel.waitFor({ state: 'detached' });
+
+    await page.reload();
+    await conversation(page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
+    await conversation(page).getByText('Do something slow').waitFor();
+
+    // The session takes new messages again.
+    ui.fake.enqueue(fakeReply.text('Back again.'));
+    await send(page, 'Still there?');
+    await conversation(page).getByText('Back again.').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  test('S6: a turn running in another window is shown as such, sending waits, and it can be cancelled from here', async () => {
+    const first = await ui.open({ device: DESKTOP });
+    const sessionId = await startSession(first.page);
+    ui.fake.enqueue(fakeReply.hang('Thinking hard, '));
+    await send(first.page, 'A long question');
+    await first.page.getByRole('button', { name: 'Cancel' }).waitFor();
+
+    const second = await ui.open({ device: PHONE, hash: `#/sessions/${encodeURIComponent(sessionId)}` });
+    const notice = second.page.getByText('This session is answering a message sent from another window', { exact: false });
+    await notice.waitFor();
+    await messageBox(second.page).fill('Me too');
+    expect(await second.page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await second.page.getByRole('button', { name: 'Cancel it' }).click();
+
+    await conversation(first.page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
+    // The other window follows on its own once the turn is over, and can send again.
+    await conversation(second.page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
+    await notice.waitFor({ state: 'detached' });
+    ui.fake.enqueue(fakeReply.text('Now it is your turn.'));
+    await second.page.getByRole('button', { name: 'Send' }).click();
+    await conversation(second.page).getByText('Now it is your turn.').waitFor();
+    expect(first.errors).toEqual([]);
+    expect(second.errors).toEqual([]);
+  });
+
+  test('S6: a failed tool call is an error card (icon, word and style); a model API failure stops the turn with its reason and detail', async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP });
+    await startSession(page);
+    // pdf_info belongs to a group that is not loaded: the engine answers tool_not_available.
+    ui.fake.enqueue(fakeReply.toolCall('pdf_info', { path: 'report.pdf' }), fakeReply.text('That tool is not loaded.'));
+    await send(page, 'Read report.pdf');
+    await conversation(page).getByText('That tool is not loaded.').waitFor();
+    await turnOver(page);
+
+    const card = toolCard(page, 'pdf_info');
+    expect(await card.textContent()).toContain('Error: tool_not_available');
+    expect(await card.textContent()).toContain('✗');
+    const cardItem = conversation(page).getByRole('listitem').filter({ has: page.getByRole('button', { name: toolCardName('pdf_info') }) });
+    expect(await cardItem.getAttribute('class')).toContain('tool-card--error');
+    const colours = await cardItem.evaluate((el) => {
+      // The danger colour as the page resolves it, to compare with the card's border.
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--danger)';
+      document.body.append(probe);
+      const danger = getComputedStyle(probe).color;
+      probe.remove();
+      return { border: getComputedStyle(el).borderLeftColor, danger };
+    });
+    expect(colours.border).toBe(colours.danger);
+    // The card opens from the keyboard as well.
+    await card.focus();
+    await page.keyboard.press('Enter');
+    expect(await card.getAttribute('aria-expanded')).toBe('true');
+    const body = page.locator(`#${await card.getAttribute('aria-controls')}`);
+    await body.getByRole('heading', { name: 'Error (tool_not_available)' }).waitFor();
+    await body.getByText('pdf', { exact: false }).first().waitFor();
+
+    // A 400 from the model API is not retried: the turn stops with provider_error.
+    ui.fake.enqueue(fakeReply.error(400, { message: 'fake model refuses this request' }));
+    await send(page, 'Try again');
+    const failure = conversation(page).getByRole('listitem').filter({ hasText: 'Turn failed: Model API error.' });
+    await failure.waitFor();
+    expect(await failure.textContent()).toContain('fake model refuses this request');
+    await turnOver(page);
+    await page.reload();
+    await conversation(page).getByText('Turn failed: Model API error.', { exact: false }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  test('S6: the groups browser lists every group, searches, shows a group\'s tools with descriptions, and loads one into the session', async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP });
+    const sessionId = await startSession(page);
+    const { groups } = await api<{ groups: { name: string; displayName: string; toolNames: string[] }[] }>(ui, '/api/tool-groups');
+    expect(groups.length).toBeGreaterThan(5);
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Groups' }).click();
+    await page.waitForURL(new RegExp(`#/groups\\?session=${encodeURIComponent(sessionId)}$`));
+    await page.getByRole('heading', { level: 1, name: 'Tool groups' }).waitFor();
+    await page.getByRole('status').filter({ hasText: `${groups.length} groups` }).waitFor();
+    for (const group of groups) await page.getByRole('heading', { level: 2, name: group.displayName, exact: true }).waitFor();
+
+    await page.getByRole('searchbox', { name: 'Search groups' }).fill('gmail');
+    await page.getByRole('status').filter({ hasText: /^2 of \d+ groups$/ }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Google Calendar' }).waitFor({ state: 'detached' });
+    await page.getByRole('searchbox', { name: 'Search groups' }).fill('');
+
+    const tasks = groups.find((g) => g.name === 'google_tasks')!;
+    const showTools = page.getByRole('button', { name: `${tasks.toolNames.length} tools of Google Tasks` });
+    await showTools.click();
+    expect(await showTools.getAttribute('aria-expanded')).toBe('true');
+    const toolList = page.locator(`#${await showTools.getAttribute('aria-controls')}`);
+    for (const name of tasks.toolNames) await toolList.getByText(name, { exact: true }).waitFor();
+    expect(await toolList.locator('.group-card__tool-description').count()).toBe(tasks.toolNames.length);
+
+    await page.getByRole('button', { name: 'Load into session Google Tasks' }).click();
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Google Tasks', exact: true }) });
+    await card.getByText('Loaded', { exact: false }).first().waitFor();
+    await card.getByRole('button', { name: 'Unload Google Tasks' }).waitFor();
+
+    await page.getByRole('link', { name: 'Back to the chat' }).click();
+    await chips(page).getByRole('listitem').filter({ hasText: 'google_tasks' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  test('S6 on a phone (390 px): the session drawer opens from the menu button, a new session runs a turn with a tool card and a chip, and the list marks it', async () => {
+    const { page, errors } = await ui.open({ device: PHONE });
+    const menu = page.getByRole('button', { name: 'Sessions' });
+    // #/ opens the newest session; wait for it, so the new one is told apart.
+    await page.waitForURL((url) => url.hash.startsWith('#/sessions/'));
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await startSession(page);
+    await page.locator('.shell:not(.shell--drawer-open)').waitFor();
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+
+    ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), fakeReply.text('The PDF tools are ready.'));
+    await send(page, 'Get ready for PDFs');
+    await conversation(page).getByText('The PDF tools are ready.').waitFor();
+    await turnOver(page);
+    await chips(page).getByRole('listitem').filter({ hasText: 'pdf' }).waitFor();
+    const card = toolCard(page, 'load_tool_group');
+    await card.tap();
+    expect(await card.getAttribute('aria-expanded')).toBe('true');
+    await page.locator(`#${await card.getAttribute('aria-controls')}`).getByText('"group_name": "pdf"').waitFor();
+
+    // Nothing is wider than the phone.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    await menu.click();
+    const current = page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: /Get ready for PDFs/ });
+    await current.waitFor();
+    expect(await current.getAttribute('aria-current')).toBe('page');
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(errors).toEqual([]);
+  });
+
+  test('S6: #/ opens the session with the newest activity', async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP });
+    const { sessions } = await api<{ sessions: { sessionId: string }[] }>(ui, '/api/sessions');
+    await page.waitForURL(new RegExp(`#/sessions/${encodeURIComponent(sessions[0]!.sessionId)}$`));
+    expect(errors).toEqual([]);
+  });
+});

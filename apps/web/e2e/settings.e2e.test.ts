@@ -1,0 +1,250 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { Locator, Page } from 'playwright-core';
+import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, MODEL_KEY, PHONE, startUiHarness, type UiHarness } from './harness';
+
+const describeUi = chromiumAvailable ? describe : describe.skip;
+jest.setTimeout(90_000);
+
+/** A user JS group file with one good tool and one entry the loader must skip with an error. */
+const USER_TOOLS_JSON = JSON.stringify([
+  { _meta: true, display_name: 'My Text Tools', description: 'Small text helpers written by the user' },
+  { name: 'word_count', description: 'Count the words of a text', function: 'wordCount', parameters: { properties: { text: { type: 'string' } }, required: ['text'] } },
+  { name: 'broken_tool', description: 'Has no function field, so it cannot load' },
+]);
+const USER_TOOLS_JS = 'function wordCount(params) { return String(params.text).split(/\\s+/).filter(Boolean).length; }\n';
+
+describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE OpenAI-compatible model, Chromium)' : CHROMIUM_SKIP_REASON, () => {
+  let ui: UiHarness;
+
+  beforeAll(async () => {
+    ui = await startUiHarness();
+    // The user's tools folder is read at start-up; writing it and restarting avoids waiting on the watcher.
+    const folder = path.join(ui.server.dataDir, 'tools');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'my_text_tools.js'), USER_TOOLS_JS);
+    writeFileSync(path.join(folder, 'my_text_tools.json'), USER_TOOLS_JSON);
+    await ui.restartServer();
+  });
+  afterAll(async () => {
+    await ui?.close();
+  });
+
+  async function api<T>(method: string, route: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${ui.server.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${API_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+    return (response.status === 204 ? undefined : await response.json()) as T;
+  }
+
+  const card = (page: Page, name: string): Locator => page.getByRole('article', { name, exact: true });
+
+  test('S6 the tabs are links with the current one marked, and each tab has its own address', async () => {
+    const { page, errors } = await ui.open({ hash: '#/settings/agents' });
+    const tabs = page.getByRole('navigation', { name: 'Settings sections' });
+    await expect(tabs.getByRole('link', { name: 'Agents' }).getAttribute('aria-current')).resolves.toBe('page');
+    await expect(tabs.getByRole('link', { name: 'Providers' }).getAttribute('aria-current')).resolves.toBeNull();
+    await tabs.getByRole('link', { name: 'Tools' }).click();
+    await page.getByRole('heading', { name: 'Tools', level: 2 }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/settings/tools');
+    await expect(tabs.getByRole('link', { name: 'Tools' }).getAttribute('aria-current')).resolves.toBe('page');
+    expect(errors).toEqual([]);
+  });
+
+  test('S6 add a provider with a key through the form: the card says "Key stored" and no config event holds the key (fake model)', async () => {
+    const { page, errors } = await ui.open({ hash: '#/settings/providers' });
+    const form = page.getByRole('form', { name: 'Add a provider' });
+    await form.getByLabel('Name').fill('Fake Local');
+    await form.getByLabel('Kind').selectOption('openai');
+    await form.getByLabel('API base URL').fill(ui.fake.url);
+    const keyField = form.getByLabel(/API key/);
+    await expect(keyField.getAttribute('type')).resolves.toBe('password');
+    await keyField.fill(MODEL_KEY);
+    await form.getByRole('button', { name: 'Add provider' }).click();
+
+    await form.getByText('Added Fake Local.').waitFor();
+    const provider = card(page, 'Fake Local');
+    await provider.getByText('Key stored', { exact: true }).waitFor();
+    await provider.getByText('OpenAI-compatible').waitFor();
+    // The form is emptied, so the key does not linger in the page.
+    await expect(keyField.inputValue()).resolves.toBe('');
+    expect(await page.content()).not.toContain(MODEL_KEY);
+
+    const { providers } = await api<{ providers: { name: string; apiKey: string }[] }>('GET', '/api/providers');
+    expect(providers.find((p) => p.name === 'Fake Local')).toMatchObject({ apiKey: 'set' });
+    const events = await api<{ events: { type: string }[] }>('GET', '/api/config/events');
+    expect(events.events.map((e) => e.type)).toEqual(expect.arrayContaining(['ProviderCreated', 'ProviderApiKeySet']));
+    expect(JSON.stringify(events)).not.toContain(MODEL_KEY);
+    expect(errors).toEqual([]);
+  });
+
+  test('S6 fetch the models from the fake model server, then set one as the default model', async () => {
+    const created = await api<{ providerId: string }>('POST', '/api/providers', { name: 'Fetch Test', kind: 'openai', apiBaseUrl: ui.fake.url, apiKey: MODEL_KEY });
+    const { page, errors } = await ui.open({ hash: '#/settings/providers' });
+    const provider = card(page, 'Fetch Test');
+    await provider.getByRole('heading', { name: 'Models (0)' }).waitFor();
+    await provider.getByRole('button', { name: 'Fetch models' }).click();
+    await provider.getByText('Models fetched.').waitFor();
+    // The fake's model list (DEFAULT_FAKE_MODELS.openai).
+    await provider.getByRole('heading', { name: 'Models (3)' }).waitFor();
+    await provider.getByText('gpt-4o', { exact: true }).waitFor();
+    expect(ui.fake.requests.some((r) => r.method === 'GET' && r.path === '/v1/models')).toBe(true);
+
+    const defaults = page.getByRole('form', { name: 'Default model' });
+    await defaults.getByLabel('Model used when an agent names none').selectOption(`${created.providerId}\u001fgpt-4o`);
+    await defaults.getByRole('button', { name: 'Set default model' }).click();
+    await defaults.getByText('Default model set to gpt-4o.').waitFor();
+    await expect(defaults.getByTestId('default-model').textContent()).resolves.toBe('Fetch Test / gpt-4o');
+    await provider.getByText('Default', { exact: true }).waitFor();
+    const answer = await api<{ defaultModel: unknown }>('GET', '/api/providers');
+    expect(answer.defaultModel).toEqual({ providerId: created.providerId, modelId: 'gpt-4o' });
+
+    // Add one by id and delete another: both show and persist.
+    await provider.getByLabel('Model id to add to Fetch Test').fill('my-local-model');
+    await provider.getByRole('button', { name: 'Add model' }).click();
+    await provider.getByRole('heading', { name: 'Models (4)' }).waitFor();
+    await provider.getByRole('button', { name: 'Delete model text-embedding-3-small' }).click();
+    await provider.getByRole('heading', { name: 'Models (3)' }).waitFor();
+    const after = await api<{ providers: { providerId: string; models: { modelId: string }[] }[] }>('GET', '/api/providers');
+    expect(after.providers.find((p) => p.providerId === created.providerId)!.models.map((m) => m.modelId).sort()).toEqual(['gpt-4o', 'gpt-4o-mini', 'my-local-model']);
+    expect(errors).toEqual([]);
+  });
+
+  test('S6 the environment provider is read-only; deleting a provider asks first', async () => {
+    await api('POST', '/api/providers', { name: 'Doomed', kind: 'anthropic', apiBaseUrl: 'http://127.0.0.1:9/' });
+    const { page, errors } = await ui.open({ hash: '#/settings/providers' });
+    const env = page.getByRole('article').filter({ has: page.getByText('Read-only', { exact: true }) });
+    await env.first().waitFor();
+    await expect(env.first().getByRole('button', { name: /Delete provider/ }).count()).resolves.toBe(0);
+    await expect(env.first().getByLabel(/API key/).count()).resolves.toBe(0);
+
+    const doomed = card(page, 'Doomed');
+    await doomed.getByRole('button', { name: 'Delete provider…' }).click();
+    await doomed.getByRole('group', { name: 'Confirm deleting Doomed' }).getByRole('button', { name: 'Delete Doomed' }).click();
+    await page.getByText('Deleted Doomed.').waitFor();
+    await doomed.waitFor({ state: 'detached' });
+    const { providers } = await api<{ providers: { name: string }[] }>('GET', '/api/providers');
+    expect(providers.map((p) => p.name)).not.toContain('Doomed');
+    expect(errors).toEqual([]);
+  });
+
+  test.each([
+    ['DESKTOP', DESKTOP],
+    ['PHONE', PHONE],
+  ] as const)("S6 edit an agent's system prompt and see it after a reload (%s)", async (label, device) => {
+    const prompt = `You are the ${label} test agent.\nAnswer in one sentence.`;
+    const { page, errors } = await ui.open({ hash: '#/settings/agents', device });
+    const agent = card(page, 'OneClaw');
+    await agent.getByRole('button', { name: 'Edit OneClaw' }).click();
+    const editor = agent.getByRole('form', { name: 'Edit OneClaw' });
+    await editor.getByLabel('System prompt').fill(prompt);
+    await editor.getByRole('button', { name: 'Save OneClaw' }).click();
+    await agent.getByText('Saved OneClaw.').waitFor();
+
+    await page.reload();
+    await expect(card(page, 'OneClaw').getByTestId('system-prompt').textContent()).resolves.toBe(prompt);
+    const { agents } = await api<{ agents: { id: string; systemPrompt: string }[] }>('GET', '/api/agents');
+    expect(agents.find((a) => a.id === 'default')!.systemPrompt).toBe(prompt);
+    // The built-in agent can be changed but not deleted.
+    await expect(card(page, 'OneClaw').getByRole('button', { name: /^Delete/ }).count()).resolves.toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('S6 create an agent, restrict its tools with the allow-list, then delete it after confirming', async () => {
+    const { page, errors } = await ui.open({ hash: '#/settings/agents' });
+    const form = page.getByRole('form', { name: 'Create an agent' });
+    await form.getByLabel('Name').fill('Researcher');
+    await form.getByLabel('System prompt').fill('You research things.');
+    await form.getByRole('button', { name: 'Create agent' }).click();
+    const agent = card(page, 'Researcher');
+    await agent.getByText('Created here').waitFor();
+
+    // Restrict it to two tools picked from the catalogue.
+    await agent.getByRole('button', { name: 'Edit Researcher' }).click();
+    const editor = agent.getByRole('form', { name: 'Edit Researcher' });
+    await editor.getByRole('radio', { name: /^Only the tools ticked below/ }).check();
+    await editor.getByLabel('Filter the tool list').fill('read_file');
+    await editor.getByRole('checkbox', { name: 'read_file', exact: true }).check();
+    await editor.getByLabel('Filter the tool list').fill('load_tool_group');
+    await editor.getByRole('checkbox', { name: 'load_tool_group', exact: true }).check();
+    await editor.getByRole('button', { name: 'Save Researcher' }).click();
+    await agent.getByText('Saved Researcher.').waitFor();
+    await page.reload();
+    await card(page, 'Researcher').getByText('2 allowed: load_tool_group, read_file').waitFor();
+    const listed = await api<{ agents: { name: string; allowedTools?: string[] }[] }>('GET', '/api/agents');
+    expect(listed.agents.find((a) => a.name === 'Researcher')!.allowedTools!.sort()).toEqual(['load_tool_group', 'read_file']);
+
+    await agent.getByRole('button', { name: 'Delete Researcher…' }).click();
+    await agent.getByRole('button', { name: 'Delete Researcher', exact: true }).click();
+    await page.getByText('Deleted Researcher.').waitFor();
+    await agent.waitFor({ state: 'detached' });
+    const { agents } = await api<{ agents: { name: string }[] }>('GET', '/api/agents');
+    expect(agents.map((a) => a.name)).not.toContain('Researcher');
+    expect(errors).toEqual([]);
+  });
+
+  test('S6 tools are grouped by source file with their counts, and the user JS file shows its load error', async () => {
+    const { sources } = await api<{ sources: { fileName: string; kind: string; tools: unknown[]; problems: { severity: string; message: string }[] }[] }>('GET', '/api/tools');
+    const userFile = sources.find((s) => s.kind === 'js-user');
+    expect(userFile).toBeDefined();
+    expect(userFile!.problems.some((p) => p.severity === 'error' && p.message.includes('broken_tool'))).toBe(true);
+
+    const { page, errors } = await ui.open({ hash: '#/settings/tools' });
+    const list = page.getByRole('list', { name: 'Tool source files' });
+    await list.waitFor();
+    await expect(list.getByRole('article').count()).resolves.toBe(sources.length);
+    for (const source of sources) {
+      const n = source.tools.length;
+      const count = card(page, source.fileName).getByTestId('tool-count');
+      await expect(count.textContent()).resolves.toMatch(new RegExp(`^${n} tools?\\b`));
+    }
+
+    const user = card(page, userFile!.fileName);
+    await user.getByText('User JS').waitFor();
+    await user.getByText('1 error').waitFor();
+    await user.getByText('My Text Tools').waitFor();
+    const problems = user.getByRole('list', { name: `Load problems in ${userFile!.fileName}` });
+    await expect(problems.textContent()).resolves.toContain('broken_tool');
+    await expect(user.getByRole('switch', { name: 'Enable word_count' }).isChecked()).resolves.toBe(true);
+    // The error is also named at the top of the screen, above the long list.
+    await expect(page.locator('.tools-errors').textContent()).resolves.toContain(userFile!.fileName);
+    expect(errors).toEqual([]);
+  });
+
+  test('S6 disable a tool with its switch: it stays disabled after a reload, and GET /api/tools agrees', async () => {
+    const { page, errors } = await ui.open({ hash: '#/settings/tools' });
+    await page.getByLabel('Filter tools').fill('word_count');
+    const toggle = page.getByRole('switch', { name: 'Enable word_count' });
+    await expect(toggle.isChecked()).resolves.toBe(true);
+    await toggle.uncheck();
+    await page.getByText('word_count disabled.').waitFor();
+    await expect(toggle.isChecked()).resolves.toBe(false);
+
+    await page.reload();
+    await page.getByLabel('Filter tools').fill('word_count');
+    await expect(page.getByRole('switch', { name: 'Enable word_count' }).isChecked()).resolves.toBe(false);
+    const { sources } = await api<{ sources: { tools: { name: string; enabled: boolean }[] }[] }>('GET', '/api/tools');
+    expect(sources.flatMap((s) => s.tools).find((t) => t.name === 'word_count')).toMatchObject({ enabled: false });
+    expect(errors).toEqual([]);
+  });
+
+  test('S6 disable a whole group with its switch at phone size, and the filter narrows the list', async () => {
+    const { page, errors } = await ui.open({ hash: '#/settings/tools', device: PHONE });
+    await page.getByLabel('Filter tools').fill('my_text_tools');
+    await expect(page.getByRole('list', { name: 'Tool source files' }).getByRole('article').count()).resolves.toBe(1);
+    const group = page.getByRole('switch', { name: /^Enable group / });
+    await expect(group.isChecked()).resolves.toBe(true);
+    await group.uncheck();
+    await page.getByText(/^group .* disabled\.$/).waitFor();
+    const { groups } = await api<{ groups: { name: string; enabled: boolean; source: { kind: string } }[] }>('GET', '/api/tool-groups');
+    expect(groups.find((g) => g.source.kind === 'js-user')).toMatchObject({ enabled: false });
+    // Nothing scrolls sideways on a 390 px screen.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+  });
+});

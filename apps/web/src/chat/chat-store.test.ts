@@ -1,0 +1,203 @@
+import { describe, expect, test } from '@jest/globals';
+import { ApiError } from '../api/api-error';
+import type { StreamEvent } from '../api/client';
+import type { SessionView, StoredEvent } from './api-types';
+import { ChatSessionStore, chatStoreFor, type ChatApi } from './chat-store';
+import { onSessionsChanged } from './sessions-changed';
+
+function view(overrides: Partial<SessionView> = {}): SessionView {
+  return { sessionId: 's 1', agentId: 'default', revision: 1, messages: [], loadedGroups: [], activeTools: [], turnInProgress: false, ...overrides };
+}
+
+interface OpenStream {
+  readonly path: string;
+  readonly body: unknown;
+  emit(event: string, data?: unknown): void;
+  end(): void;
+  fail(error: unknown): void;
+  readonly signal: AbortSignal;
+}
+
+/** A fake API: GETs answer from `stored`, POST/DELETE from `answers`, streams are driven by the test. */
+class FakeApi implements ChatApi {
+  stored: { view: SessionView; events: StoredEvent[] } = { view: view(), events: [] };
+  readonly calls: string[] = [];
+  readonly streams: OpenStream[] = [];
+  answers = new Map<string, () => unknown>();
+  refuseStream: ApiError | undefined;
+
+  get<T>(path: string): Promise<T> {
+    this.calls.push(`GET ${path}`);
+    return Promise.resolve((path.endsWith('/events') ? { events: this.stored.events } : this.stored.view) as T);
+  }
+  post<T>(path: string, body?: unknown): Promise<T> {
+    this.calls.push(`POST ${path}${body ? ` ${JSON.stringify(body)}` : ''}`);
+    return this.answer<T>(`POST ${path}`);
+  }
+  delete<T>(path: string): Promise<T> {
+    this.calls.push(`DELETE ${path}`);
+    return this.answer<T>(`DELETE ${path}`);
+  }
+  stream(path: string, body: unknown, onEvent: (event: StreamEvent) => void, options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.calls.push(`STREAM ${path} ${JSON.stringify(body)}`);
+    if (this.refuseStream) return Promise.reject(this.refuseStream);
+    return new Promise<void>((resolve, reject) => {
+      const signal = options.signal!;
+      signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      this.streams.push({ path, body, signal, emit: (event, data = {}) => onEvent({ event, data }), end: resolve, fail: reject });
+    });
+  }
+  private answer<T>(key: string): Promise<T> {
+    const make = this.answers.get(key);
+    if (!make) return Promise.reject(new ApiError(404, 'not_found', `no answer for ${key}`));
+    try {
+      return Promise.resolve(make() as T);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await flush();
+}
+
+describe('a session\'s chat store', () => {
+  test('reads the view and the events of the session (id encoded) and builds the transcript', async () => {
+    const api = new FakeApi();
+    api.stored = {
+      view: view({ loadedGroups: ['pdf'] }),
+      events: [{ type: 'MessageSent', data: { messageId: 'u', role: 'user', text: 'hi' }, metadata: { eventId: 'e', occurredAt: '' }, revision: 1 }],
+    };
+    const store = new ChatSessionStore(api, 's 1');
+    await store.refresh();
+    expect(api.calls).toEqual(['GET /api/sessions/s%201', 'GET /api/sessions/s%201/events']);
+    expect(store.getState()).toMatchObject({ loaded: true, loadedGroups: ['pdf'], items: [{ kind: 'user', text: 'hi' }] });
+  });
+
+  test('sends, streams the turn, tells the session list, then re-reads the stored session', async () => {
+    const api = new FakeApi();
+    const store = new ChatSessionStore(api, 's');
+    let listChanges = 0;
+    const off = onSessionsChanged(() => listChanges++);
+    const sending = store.send('hello');
+    await until(() => api.streams.length === 1);
+    expect(store.getState().turn).toBe('running');
+    const stream = api.streams[0]!;
+    expect(stream.body).toEqual({ text: 'hello' });
+    stream.emit('turn_started', { turnId: 't' });
+    expect(listChanges).toBe(1);
+    stream.emit('text_delta', { text: 'Hi' });
+    expect(store.getState().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Hi', streaming: true });
+    api.stored = { view: view(), events: [] };
+    stream.emit('turn_finished', { reason: 'completed' });
+    stream.end();
+    await expect(sending).resolves.toBe('sent');
+    off();
+    expect(listChanges).toBe(2);
+    expect(api.calls.slice(-2)).toEqual(['GET /api/sessions/s', 'GET /api/sessions/s/events']);
+    expect(store.getState().turn).toBe('none');
+    expect(store.streaming).toBe(false);
+  });
+
+  test('a send the server refuses before streaming gives the text back (refused) and shows why', async () => {
+    const api = new FakeApi();
+    api.refuseStream = new ApiError(409, 'turn_in_progress', 'Still answering; cancel it first.');
+    const store = new ChatSessionStore(api, 's');
+    await expect(store.send('hello')).resolves.toBe('refused');
+    expect(store.getState().items).toEqual([expect.objectContaining({ kind: 'error', code: 'turn_in_progress', detail: 'Still answering; cancel it first.' })]);
+  });
+
+  test('a second send while a turn runs is refused without a request', async () => {
+    const api = new FakeApi();
+    const store = new ChatSessionStore(api, 's');
+    void store.send('one');
+    await until(() => api.streams.length === 1);
+    await expect(store.send('two')).resolves.toBe('refused');
+    expect(api.calls.filter((c) => c.startsWith('STREAM'))).toHaveLength(1);
+    api.streams[0]!.end();
+  });
+
+  test('cancel asks the server, which ends the stream with its recorded stop; the page does not cut it', async () => {
+    const api = new FakeApi();
+    api.answers.set('POST /api/sessions/s/cancel', () => ({ cancelled: true }));
+    const store = new ChatSessionStore(api, 's');
+    const sending = store.send('long job');
+    await until(() => api.streams.length === 1);
+    await store.cancel();
+    expect(store.getState().turn).toBe('cancelling');
+    const stream = api.streams[0]!;
+    expect(stream.signal.aborted).toBe(false);
+    stream.emit('turn_finished', { reason: 'cancelled', detail: 'The turn was cancelled (cancelled by the user).' });
+    expect(store.getState().items.at(-1)).toMatchObject({ kind: 'turn-stop', reason: 'cancelled' });
+    stream.end();
+    await sending;
+    expect(store.getState().turn).toBe('none');
+  });
+
+  test('cancel closes the stream itself when the server had no turn to cancel, or when the stream outlives the grace period', async () => {
+    const api = new FakeApi();
+    api.answers.set('POST /api/sessions/s/cancel', () => ({ cancelled: false }));
+    const store = new ChatSessionStore(api, 's');
+    const first = store.send('one');
+    await until(() => api.streams.length === 1);
+    await store.cancel();
+    expect(api.streams[0]!.signal.aborted).toBe(true);
+    await first;
+    expect(store.getState().turn).toBe('none');
+
+    api.answers.set('POST /api/sessions/s/cancel', () => ({ cancelled: true }));
+    const patient = new ChatSessionStore(api, 's', { cancelGraceMs: 1 });
+    const second = patient.send('two');
+    await until(() => api.streams.length === 2);
+    await patient.cancel();
+    await second;
+    expect(api.streams[1]!.signal.aborted).toBe(true);
+    expect(patient.getState().turn).toBe('none');
+  });
+
+  test('clear, load and unload use the view the server answers; a refusal is kept as the action error', async () => {
+    const api = new FakeApi();
+    api.answers.set('POST /api/sessions/s/tool-groups', () => view({ loadedGroups: ['pdf'], messages: [{ messageId: 'u', role: 'user', text: 'x' }] }));
+    api.answers.set('DELETE /api/sessions/s/tool-groups/google%2Fodd', () => {
+      throw new ApiError(409, 'group_not_loaded', "Tool group 'google/odd' is not loaded.");
+    });
+    api.answers.set('POST /api/sessions/s/clear', () => view());
+    const store = new ChatSessionStore(api, 's');
+    await expect(store.loadGroup('pdf')).resolves.toBe(true);
+    expect(api.calls).toContain('POST /api/sessions/s/tool-groups {"groupName":"pdf"}');
+    expect(store.getState().loadedGroups).toEqual(['pdf']);
+
+    await expect(store.unloadGroup('google/odd')).resolves.toBe(false);
+    expect(store.getState().actionError).toEqual({ code: 'group_not_loaded', detail: "Tool group 'google/odd' is not loaded." });
+    store.dismissError();
+    expect(store.getState().actionError).toBeUndefined();
+
+    let listChanges = 0;
+    const off = onSessionsChanged(() => listChanges++);
+    await expect(store.clear()).resolves.toBe(true);
+    off();
+    expect(listChanges).toBe(1);
+    expect(store.getState()).toMatchObject({ items: [], loadedGroups: [] });
+  });
+
+  test('a read that started before a change is dropped', async () => {
+    const api = new FakeApi();
+    api.stored = { view: view({ loadedGroups: ['old'] }), events: [] };
+    api.answers.set('POST /api/sessions/s/tool-groups', () => view({ loadedGroups: ['old', 'new'] }));
+    const store = new ChatSessionStore(api, 's');
+    const reading = store.refresh();
+    await store.loadGroup('new');
+    await reading;
+    expect(store.getState().loadedGroups).toEqual(['old', 'new']);
+  });
+
+  test('one store per session and sign-in', () => {
+    const api = new FakeApi();
+    expect(chatStoreFor(api, 'a')).toBe(chatStoreFor(api, 'a'));
+    expect(chatStoreFor(api, 'a')).not.toBe(chatStoreFor(api, 'b'));
+    expect(chatStoreFor(new FakeApi(), 'a')).not.toBe(chatStoreFor(api, 'a'));
+  });
+});

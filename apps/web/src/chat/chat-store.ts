@@ -1,0 +1,236 @@
+import { ApiError } from '../api/api-error';
+import { seg, type ApiClient } from '../api/client';
+import type { SessionView, StoredEvent } from './api-types';
+import { notifySessionsChanged } from './sessions-changed';
+import { chatReducer, initialChatState, type ChatAction, type ChatState } from './transcript';
+
+/** The part of the API client a session store uses (a fake in unit tests). */
+export type ChatApi = Pick<ApiClient, 'get' | 'post' | 'delete' | 'stream'>;
+
+/** A problem with an action around the conversation (load, unload, clear, cancel), shown near its control. */
+export interface ActionError {
+  readonly code: string;
+  readonly detail: string;
+}
+
+export interface ChatSnapshot extends ChatState {
+  readonly loadError?: ActionError;
+  readonly actionError?: ActionError;
+}
+
+/**
+ * How long the page waits, after the server accepted a cancel, for the turn's own stream to end
+ * with its recorded stop. Past it the page closes the connection, which cancels the turn too.
+ */
+export const CANCEL_GRACE_MS = 5000;
+
+/**
+ * One session's chat, outside the component tree: the stored session, the running turn's stream
+ * and the actions on it. Kept per session for the page's life, so a reply keeps streaming
+ * while the user looks at another session or the groups browser, and is there on return.
+ */
+export class ChatSessionStore {
+  private state: ChatSnapshot = initialChatState;
+  private readonly listeners = new Set<(state: ChatSnapshot) => void>();
+  private stream: AbortController | undefined;
+  /** Settles when the current stream has ended, however it ended. */
+  private streamEnded: Promise<void> = Promise.resolve();
+  /** Bumped by every change this page makes: a stored read that started before one is stale. */
+  private epoch = 0;
+  private readonly base: string;
+
+  constructor(
+    private readonly api: ChatApi,
+    readonly sessionId: string,
+    private readonly options: { readonly cancelGraceMs?: number } = {},
+  ) {
+    this.base = `/api/sessions/${seg(sessionId)}`;
+  }
+
+  getState(): ChatSnapshot {
+    return this.state;
+  }
+
+  subscribe(listener: (state: ChatSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  get streaming(): boolean {
+    return this.stream !== undefined;
+  }
+
+  /**
+   * Reads the stored session: the view for groups and turn state, the events for the transcript
+   * (stop notices and which call loaded which group are only there). Skipped while this page's
+   * own turn streams: the stream is newer than any read.
+   */
+  async refresh(): Promise<void> {
+    if (this.stream) return;
+    const epoch = this.epoch;
+    try {
+      const [view, events] = await Promise.all([
+        this.api.get<SessionView>(this.base),
+        // The transcript can still be built from the view's messages if the events fail.
+        this.api.get<{ events: StoredEvent[] }>(`${this.base}/events`).then(
+          (answer) => answer.events,
+          () => undefined,
+        ),
+      ]);
+      if (epoch !== this.epoch || this.stream) return;
+      this.set({ loadError: undefined });
+      this.dispatch({ type: 'stored', view, ...(events ? { events } : {}) });
+    } catch (error) {
+      if (epoch !== this.epoch) return;
+      this.set({ loadError: asActionError(error) });
+    }
+  }
+
+  /**
+   * Sends a message and streams its turn. Resolves `refused` when the server turned it down
+   * before recording it (the caller gives the text back to the composer), `sent` otherwise.
+   */
+  async send(text: string): Promise<'sent' | 'refused'> {
+    if (this.stream || this.state.turn !== 'none') return 'refused';
+    const controller = new AbortController();
+    this.stream = controller;
+    let ended = () => {};
+    this.streamEnded = new Promise<void>((resolve) => (ended = resolve));
+    this.epoch++;
+    this.set({ actionError: undefined });
+    this.dispatch({ type: 'send', text });
+    let received = false;
+    let outcome: 'sent' | 'refused' = 'sent';
+    try {
+      await this.api.stream(
+        `${this.base}/messages`,
+        { text },
+        (event) => {
+          received = true;
+          this.dispatch({ type: 'sse', event });
+          // The user message is recorded: the session's title and place in the list change now.
+          if (event.event === 'turn_started' || event.event === 'session_cleared') notifySessionsChanged();
+        },
+        { signal: controller.signal },
+      );
+      this.dispatch({ type: 'stream-ended', aborted: false });
+    } catch (error) {
+      if (controller.signal.aborted) {
+        this.dispatch({ type: 'stream-ended', aborted: true });
+      } else {
+        const problem = asActionError(error);
+        const refused = !received && error instanceof ApiError && error.status >= 400;
+        if (refused) outcome = 'refused';
+        this.dispatch({ type: 'stream-failed', refused, ...problem });
+      }
+    } finally {
+      this.stream = undefined;
+      this.epoch++;
+      ended();
+    }
+    notifySessionsChanged();
+    // The stream carried previews; the stored session has full results and the server's ids.
+    await this.refresh();
+    return outcome;
+  }
+
+  /**
+   * Cancels the running turn. The server stops it and records the stop, which then arrives on
+   * the stream as `turn_finished{cancelled}` before the stream ends. The connection is closed
+   * by the page as well when the server had no turn to cancel (it ran elsewhere or just ended),
+   * when the cancel request fails, or when the stream does not end within a grace period:
+   * closing it cancels the turn on the server in any case.
+   */
+  async cancel(): Promise<void> {
+    const controller = this.stream;
+    if (!controller) {
+      // A turn started elsewhere (another tab): only the server can stop it.
+      try {
+        await this.api.post<{ cancelled: boolean }>(`${this.base}/cancel`);
+      } catch (error) {
+        this.set({ actionError: asActionError(error) });
+      }
+      await this.refresh();
+      return;
+    }
+    this.dispatch({ type: 'cancel-requested' });
+    try {
+      const answer = await this.api.post<{ cancelled: boolean }>(`${this.base}/cancel`);
+      if (!answer?.cancelled) controller.abort();
+    } catch {
+      controller.abort();
+    }
+    if (!controller.signal.aborted && this.stream === controller) {
+      const timer = setTimeout(() => controller.abort(), this.options.cancelGraceMs ?? CANCEL_GRACE_MS);
+      void this.streamEnded.then(() => clearTimeout(timer));
+    }
+  }
+
+  /** Clears the conversation and its loaded groups (the stream keeps the history). */
+  async clear(): Promise<boolean> {
+    return this.change(() => this.api.post<SessionView>(`${this.base}/clear`), true);
+  }
+
+  async loadGroup(groupName: string): Promise<boolean> {
+    return this.change(() => this.api.post<SessionView>(`${this.base}/tool-groups`, { groupName }), false);
+  }
+
+  async unloadGroup(groupName: string): Promise<boolean> {
+    return this.change(() => this.api.delete<SessionView>(`${this.base}/tool-groups/${seg(groupName)}`), false);
+  }
+
+  dismissError(): void {
+    this.set({ actionError: undefined });
+  }
+
+  private async change(request: () => Promise<SessionView>, listChanged: boolean): Promise<boolean> {
+    this.epoch++;
+    this.set({ actionError: undefined });
+    try {
+      const view = await request();
+      this.dispatch({ type: 'view', view });
+      if (listChanged) notifySessionsChanged();
+      return true;
+    } catch (error) {
+      this.set({ actionError: asActionError(error) });
+      // Whatever happened, show what the server now holds.
+      await this.refresh();
+      return false;
+    }
+  }
+
+  private dispatch(action: ChatAction): void {
+    const next = chatReducer(this.state, action);
+    if (next !== this.state) this.set(next);
+  }
+
+  private set(patch: Partial<ChatSnapshot>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of [...this.listeners]) listener(this.state);
+  }
+}
+
+export function asActionError(error: unknown): ActionError {
+  if (error instanceof ApiError) return { code: error.code, detail: error.detail };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'network_error', detail: `The connection to the server broke (${message}). Check that it is running, then reload.` };
+}
+
+const stores = new WeakMap<object, Map<string, ChatSessionStore>>();
+
+/** The store of one session for this API client (a new sign-in gets fresh stores). */
+export function chatStoreFor(api: ChatApi, sessionId: string): ChatSessionStore {
+  let byId = stores.get(api);
+  if (!byId) {
+    byId = new Map();
+    stores.set(api, byId);
+  }
+  let store = byId.get(sessionId);
+  if (!store) {
+    store = new ChatSessionStore(api, sessionId);
+    byId.set(sessionId, store);
+  }
+  return store;
+}

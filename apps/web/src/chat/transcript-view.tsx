@@ -1,0 +1,132 @@
+import { useState } from 'preact/hooks';
+import { splitLinks } from './linkify';
+import { prettyJson, prettyResult, toolCardSummary } from './tool-card-summary';
+import { isFailureStop, stopReasonLabel, type ErrorItem, type ToolItem, type TranscriptItem, type TurnStopItem } from './transcript';
+
+/** The conversation as an ordered list: messages, tool call cards and turn notices. */
+export function TranscriptView({ items }: { items: readonly TranscriptItem[] }) {
+  return (
+    <ol class="transcript" aria-label="Conversation">
+      {items.map((item) => {
+        switch (item.kind) {
+          case 'user':
+            return (
+              <li key={item.key} class={`msg msg--user${item.pending ? ' msg--pending' : ''}`}>
+                <span class="visually-hidden">You: </span>
+                <div class="msg__text">{item.text}</div>
+              </li>
+            );
+          case 'assistant':
+            return (
+              <li key={item.key} class="msg msg--assistant">
+                <span class="visually-hidden">Assistant: </span>
+                <div class="msg__text">
+                  <AssistantText text={item.text} />
+                  {item.streaming && <span class="msg__caret" aria-hidden="true" />}
+                </div>
+              </li>
+            );
+          case 'tool':
+            return <ToolCard key={item.key} item={item} />;
+          case 'turn-stop':
+            return <TurnStop key={item.key} item={item} />;
+          case 'error':
+            return <TurnError key={item.key} item={item} />;
+        }
+      })}
+    </ol>
+  );
+}
+
+/** Plain text with its line breaks (CSS pre-wrap); http(s) URLs are links that open outside the app. */
+function AssistantText({ text }: { text: string }) {
+  return (
+    <>
+      {splitLinks(text).map((part, index) =>
+        part.kind === 'link' ? (
+          <a key={index} href={part.href} target="_blank" rel="noopener noreferrer">
+            {part.text}
+          </a>
+        ) : (
+          part.text
+        ),
+      )}
+    </>
+  );
+}
+
+/**
+ * One tool call: compact (name, status, duration) and expandable to its arguments and result.
+ * The open state lives here, keyed by the card's key, which is the same while streaming and
+ * once stored, so an open card stays open when the turn ends and the session is re-read.
+ */
+export function ToolCard({ item }: { item: ToolItem }) {
+  const [open, setOpen] = useState(false);
+  const summary = toolCardSummary(item);
+  const bodyId = `tool-card-${item.key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+  return (
+    <li class={`tool-card tool-card--${item.status}`}>
+      <button type="button" class="tool-card__summary" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
+        <span class="tool-card__icon" aria-hidden="true">
+          {summary.icon}
+        </span>
+        <span class="tool-card__main">
+          <span class="tool-card__line">
+            <span class="visually-hidden">Tool call </span>
+            <code class="tool-card__name">{item.toolName}</code>
+            <span class="tool-card__status">{summary.statusText}</span>
+            {summary.duration && <span class="tool-card__duration">{summary.duration}</span>}
+          </span>
+          {summary.argumentsHint && <span class="tool-card__hint">{summary.argumentsHint}</span>}
+        </span>
+        <span class="tool-card__chevron" aria-hidden="true">
+          {open ? '▾' : '▸'}
+        </span>
+      </button>
+      {item.loadedGroup && <p class="tool-card__loaded">Loaded the tool group {item.loadedGroup}</p>}
+      <div id={bodyId} class="tool-card__body" hidden={!open}>
+        {open && (
+          <>
+            <h3 class="tool-card__heading">Arguments</h3>
+            <pre class="tool-card__pre">{prettyJson(item.arguments)}</pre>
+            <h3 class="tool-card__heading">{item.status === 'error' ? `Error${item.errorType ? ` (${item.errorType})` : ''}` : 'Result'}</h3>
+            {item.status === 'running' && <p class="muted">Running…</p>}
+            {item.status === 'no_result' && <p class="muted">This call never got a result (the turn ended first).</p>}
+            {item.output !== undefined && (item.status === 'success' || item.status === 'error') && (
+              <>
+                <pre class={`tool-card__pre${item.status === 'error' ? ' tool-card__pre--error' : ''}`}>{item.status === 'success' ? prettyResult(item.output) : item.output}</pre>
+                {item.outputIsPreview && <p class="muted tool-card__note">The start of the result; all of it shows when the turn is over.</p>}
+              </>
+            )}
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function TurnStop({ item }: { item: TurnStopItem }) {
+  const failure = isFailureStop(item.reason);
+  return (
+    <li class={`turn-note${failure ? ' turn-note--error' : ''}`}>
+      <span aria-hidden="true">{failure ? '⚠ ' : 'ⓘ '}</span>
+      <strong>
+        {failure ? 'Turn failed' : 'Turn stopped'}: {stopReasonLabel(item.reason)}.
+      </strong>{' '}
+      {item.detail}
+    </li>
+  );
+}
+
+function TurnError({ item }: { item: ErrorItem }) {
+  return (
+    <li class="turn-note turn-note--error" role="alert">
+      <span aria-hidden="true">⚠ </span>
+      <strong>Error:</strong> {item.detail}{' '}
+      {item.code === 'provider_not_configured' && (
+        <a href="#/settings/providers">Set up a model provider</a>
+      )}
+      <span class="turn-note__code muted"> ({item.code})</span>
+    </li>
+  );
+}

@@ -1,0 +1,60 @@
+import { useCallback, useRef, useState } from 'preact/hooks';
+import { done, failed, IDLE, running, type ActionState } from './action-state';
+
+export interface Action {
+  readonly state: ActionState;
+  readonly busy: boolean;
+  /**
+   * Runs one change: shows `progress`, awaits `work`, then reloads the screen's data (`after`)
+   * and shows `success`, or shows the server's detail prefixed with `what`. Resolves true on
+   * success so a form can clear itself. A second change while one runs is ignored: the buttons
+   * are disabled meanwhile, this guards a double tap that lands before the re-render.
+   */
+  run(what: { progress: string; success: string; failure: string }, work: () => Promise<unknown>): Promise<boolean>;
+  clear(): void;
+}
+
+export function useAction(after: () => void): Action {
+  const [state, setState] = useState<ActionState>(IDLE);
+  const inFlight = useRef(false);
+  const afterRef = useRef(after);
+  afterRef.current = after;
+
+  const run = useCallback<Action['run']>(async (what, work) => {
+    if (inFlight.current) return false;
+    inFlight.current = true;
+    setState(running(what.progress));
+    try {
+      await work();
+      setState(done(what.success));
+      return true;
+    } catch (error) {
+      setState(failed(what.failure, error));
+      return false;
+    } finally {
+      inFlight.current = false;
+      // Also after a failure: the change may have half-happened, or someone else changed it.
+      afterRef.current();
+    }
+  }, []);
+  const clear = useCallback(() => setState(IDLE), []);
+  return { state, busy: state.kind === 'running', run, clear };
+}
+
+/**
+ * Where a change's progress and outcome are shown. The polite live region is always in the page,
+ * so screen readers announce what lands in it; a failure is an alert.
+ */
+export function ActionStatus({ state, class: className }: { state: ActionState; class?: string }) {
+  return (
+    <div class={`action-status${className ? ` ${className}` : ''}`} aria-live="polite">
+      {state.kind === 'running' && <p class="action-status__running">{state.message}</p>}
+      {state.kind === 'done' && <p class="action-status__done">{state.message}</p>}
+      {state.kind === 'failed' && (
+        <p class="error" role="alert">
+          {state.message}
+        </p>
+      )}
+    </div>
+  );
+}
