@@ -6,16 +6,31 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { EventStore } from '@oneclaw/core';
 import type { JsRunner } from '@oneclaw/js-tools';
 import { AgentDirectory } from './agents/agent-directory';
+import { AddProviderModelHandler } from './config/commands/add-provider-model.handler';
+import { CreateAgentHandler } from './config/commands/create-agent.handler';
+import { CreateProviderHandler } from './config/commands/create-provider.handler';
+import { DeleteAgentHandler } from './config/commands/delete-agent.handler';
 import { DeleteEnvVarHandler } from './config/commands/delete-env-var.handler';
+import { DeleteProviderModelHandler } from './config/commands/delete-provider-model.handler';
+import { DeleteProviderHandler } from './config/commands/delete-provider.handler';
+import { FetchProviderModelsHandler } from './config/commands/fetch-provider-models.handler';
 import { RemoveProviderApiKeyHandler } from './config/commands/remove-provider-api-key.handler';
+import { SetDefaultModelHandler } from './config/commands/set-default-model.handler';
 import { SetEnvVarHandler } from './config/commands/set-env-var.handler';
 import { SetProviderApiKeyHandler } from './config/commands/set-provider-api-key.handler';
+import { SetToolEnabledHandler } from './config/commands/set-tool-enabled.handler';
+import { UpdateAgentHandler } from './config/commands/update-agent.handler';
+import { UpdateProviderHandler } from './config/commands/update-provider.handler';
 import { ConfigLifecycle } from './config/config-lifecycle';
 import { ConfigServices } from './config/config-services';
 import { GetConfigEventsHandler } from './config/queries/get-config-events.handler';
+import { ListAgentsHandler } from './config/queries/list-agents.handler';
 import { ListEnvVarsHandler } from './config/queries/list-env-vars.handler';
+import { ListProvidersHandler } from './config/queries/list-providers.handler';
+import { AgentsController } from './http/agents.controller';
 import { ConfigController } from './http/config.controller';
 import { HealthController } from './http/health.controller';
+import { ProvidersController } from './http/providers.controller';
 import { SessionsController } from './http/sessions.controller';
 import { ToolsController } from './http/tools.controller';
 import type { Logger } from './logging/logger';
@@ -64,7 +79,29 @@ export interface AppOptions {
   readonly redactor?: SecretRedactor;
 }
 
-const commandHandlers = [SetProviderApiKeyHandler, RemoveProviderApiKeyHandler, SetEnvVarHandler, DeleteEnvVarHandler, StartSessionHandler, SendMessageHandler, LoadToolGroupHandler, UnloadToolGroupHandler, ClearSessionHandler, CancelTurnHandler];
+const commandHandlers = [
+  SetProviderApiKeyHandler,
+  RemoveProviderApiKeyHandler,
+  SetEnvVarHandler,
+  DeleteEnvVarHandler,
+  CreateProviderHandler,
+  UpdateProviderHandler,
+  DeleteProviderHandler,
+  FetchProviderModelsHandler,
+  AddProviderModelHandler,
+  DeleteProviderModelHandler,
+  SetDefaultModelHandler,
+  CreateAgentHandler,
+  UpdateAgentHandler,
+  DeleteAgentHandler,
+  SetToolEnabledHandler,
+  StartSessionHandler,
+  SendMessageHandler,
+  LoadToolGroupHandler,
+  UnloadToolGroupHandler,
+  ClearSessionHandler,
+  CancelTurnHandler,
+];
 const queryHandlers = [
   GetSessionHandler,
   ListSessionsHandler,
@@ -75,6 +112,8 @@ const queryHandlers = [
   GetAuditTrailHandler,
   GetConfigEventsHandler,
   ListEnvVarsHandler,
+  ListProvidersHandler,
+  ListAgentsHandler,
 ];
 
 /**
@@ -110,7 +149,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         ThrottlerModule.forRoot({ throttlers: [{ name: 'api', ttl: 60_000, limit: config.rateLimitPerMinute }] }),
       ],
-      controllers: [HealthController, SessionsController, ToolsController, ConfigController],
+      controllers: [HealthController, SessionsController, ToolsController, ConfigController, ProvidersController, AgentsController],
       providers: [
         { provide: SERVER_CONFIG, useValue: config },
         { provide: LOGGER, useValue: options.logger },

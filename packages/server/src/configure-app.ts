@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AppOptions } from './app.module';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { webUiNotBuilt } from './http/web-ui-not-built';
 import { securityHeaders } from './security/security-headers';
 
 /** Everything main.ts does to the app besides listening; the e2e tests call it through createApp. */
@@ -21,6 +22,8 @@ export function configureApp(app: NestExpressApplication, options: Pick<AppOptio
     index: 'index.html',
     setHeaders: (res, file) => res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
   });
+  // No built UI: `/` says how to build it rather than answering as an unknown API route.
+  app.use(webUiNotBuilt(config.webDir));
   app.useGlobalFilters(new ProblemDetailsFilter(options.logger));
   app.enableShutdownHooks();
 

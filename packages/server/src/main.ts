@@ -24,9 +24,13 @@ async function main(): Promise<void> {
   console.log(`OneClaw server listening on ${url} (data: ${config.dataDir}, store: ${config.kurrentDbConnectionString ? 'KurrentDB' : 'SQLite'})`);
   if (token.created) {
     // Shown once, on the start that created it; it stays in the data directory's api-token file.
+    // Printed, never logged: the console is the user's terminal, the log may be shipped elsewhere.
     console.log(`API token (also in ${token.file}): ${token.token}`);
+    // In the fragment, which browsers never send: the token reaches no server or proxy log.
+    console.log(`Open the web UI: ${url}/#token=${encodeURIComponent(token.token)}`);
   } else {
     console.log(`API token: in ${token.file}${config.apiToken ? ' (from ONECLAW_API_TOKEN)' : ''}`);
+    console.log(`Web UI: ${url}/ (sign in with the token ${config.apiToken ? 'set in ONECLAW_API_TOKEN' : `in ${token.file}`})`);
   }
   if (!config.provider) console.log('No language model in the environment: set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL, or use providers created with the config tools (docs/configuration.md).');
 }

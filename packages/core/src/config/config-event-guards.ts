@@ -29,7 +29,7 @@ export function asConfigEvent(event: EventEnvelope): ConfigEvent | null {
       case 'AgentCreated':
         return str(d.agentId) && str(d.name) && str(d.systemPrompt) && optional(d.description, str);
       case 'AgentUpdated':
-        return str(d.agentId) && typeof d.changes === 'object' && d.changes !== null && typeof d.definedOutside === 'boolean';
+        return str(d.agentId) && typeof d.changes === 'object' && d.changes !== null && typeof d.definedOutside === 'boolean' && allowedToolsOk((d.changes as Record<string, unknown>).allowedTools);
       case 'AgentDeleted':
         return str(d.agentId);
       case 'SettingSet':
@@ -44,6 +44,11 @@ export function asConfigEvent(event: EventEnvelope): ConfigEvent | null {
     }
   })();
   return ok ? (event as ConfigEvent) : null;
+}
+
+/** Absent, null (every tool) or a list of names: the agent directory turns the list into a set. */
+function allowedToolsOk(value: unknown): boolean {
+  return value === undefined || value === null || (Array.isArray(value) && value.every(str));
 }
 
 function isModel(m: unknown): boolean {

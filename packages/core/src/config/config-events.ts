@@ -22,6 +22,8 @@ export interface AgentChanges {
   readonly systemPrompt?: string;
   readonly preferredProviderId?: string | null;
   readonly preferredModelId?: string | null;
+  /** The tools the agent may see and call (`load_tool_group` included to use groups); `null`: every tool. */
+  readonly allowedTools?: readonly string[] | null;
 }
 
 export type ToolTargetKind = 'tool' | 'group';

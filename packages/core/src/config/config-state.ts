@@ -27,6 +27,8 @@ export interface ConfiguredAgent {
   readonly systemPrompt: string;
   readonly preferredProviderId?: string;
   readonly preferredModelId?: string;
+  /** Set by an update; absent: every tool. */
+  readonly allowedTools?: readonly string[];
   readonly createdAt: string;
 }
 

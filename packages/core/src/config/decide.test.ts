@@ -196,6 +196,25 @@ describe('configuration decider: agents', () => {
     expect(codeOf(() => c.when({ type: 'DeleteAgent', agentId: 'ghost' }))).toBe('agent_not_found');
   });
 
+  it('allowed tools: a list of names (each once) replaces the last, the same list records nothing, null means every tool again', () => {
+    const c = config(create);
+    expect(c.when({ type: 'UpdateAgent', agentId: 'a1', changes: { allowedTools: ['load_tool_group', 'gmail_search', 'load_tool_group'] } })).toEqual([
+      { type: 'AgentUpdated', data: { agentId: 'a1', changes: { allowedTools: ['load_tool_group', 'gmail_search'] }, definedOutside: false } },
+    ]);
+    expect(c.state().agents.get('a1')?.allowedTools).toEqual(['load_tool_group', 'gmail_search']);
+    expect(c.when({ type: 'UpdateAgent', agentId: 'a1', changes: { allowedTools: ['load_tool_group', 'gmail_search'] } })).toEqual([]);
+    expect(c.when({ type: 'UpdateAgent', agentId: 'a1', changes: { allowedTools: [] } })).toHaveLength(1);
+    expect(c.when({ type: 'UpdateAgent', agentId: 'a1', changes: { allowedTools: null } })).toHaveLength(1);
+    expect(c.state().agents.get('a1')).not.toHaveProperty('allowedTools');
+    expect(codeOf(() => c.when({ type: 'UpdateAgent', agentId: 'a1', changes: { allowedTools: ['ok', ''] } }))).toBe('validation_error');
+    expect(codeOf(() => c.when({ type: 'UpdateAgent', agentId: 'a1', changes: { allowedTools: 'gmail_search' as unknown as string[] } }))).toBe('validation_error');
+
+    c.when({ type: 'UpdateAgent', agentId: 'default', changes: { allowedTools: ['get_current_time'] }, outsideStream: true });
+    expect(c.when({ type: 'UpdateAgent', agentId: 'default', changes: { allowedTools: ['get_current_time'] }, outsideStream: true })).toEqual([]);
+    c.when({ type: 'UpdateAgent', agentId: 'default', changes: { allowedTools: null }, outsideStream: true });
+    expect(c.state().agentOverlays.get('default')).toEqual({ allowedTools: null });
+  });
+
   it('deletes a created agent', () => {
     const c = config(create);
     expect(c.when({ type: 'DeleteAgent', agentId: 'a1' })).toEqual([{ type: 'AgentDeleted', data: { agentId: 'a1' } }]);

@@ -21,6 +21,8 @@ export const CONFIG_LIMITS = {
   agentDescription: 2000,
   systemPrompt: 50_000,
   referenceId: 200,
+  /** As many names as an agents.json `allowedTools` may hold. */
+  allowedTools: 10_000,
 } as const;
 
 const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -190,24 +192,44 @@ function updateAgent(command: UpdateAgent, state: ConfigState): Draft[] {
         systemPrompt: created.systemPrompt,
         preferredProviderId: created.preferredProviderId ?? null,
         preferredModelId: created.preferredModelId ?? null,
+        allowedTools: created.allowedTools ?? null,
       }
     : { ...(state.agentOverlays.get(command.agentId) ?? {}) };
-  const changed = Object.fromEntries(Object.entries(changes).filter(([key, value]) => !(key in current) || current[key] !== value)) as AgentChanges;
+  const changed = Object.fromEntries(Object.entries(changes).filter(([key, value]) => !(key in current) || !sameValue(current[key], value))) as AgentChanges;
   if (Object.keys(changed).length === 0) return [];
   return [{ type: 'AgentUpdated', data: { agentId: command.agentId, changes: changed, definedOutside: !created } }];
 }
 
+/** Field values are text, null or (allowedTools) a list of names: lists are equal when their names are, in order. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => item === b[i]);
+  return a === b;
+}
+
 function checkAgentChanges(changes: AgentChanges): AgentChanges {
-  const out: Record<string, string | null> = {};
+  const out: Record<string, string | readonly string[] | null> = {};
   if (changes.name !== undefined) out.name = requireText('name', changes.name, CONFIG_LIMITS.agentName);
   if (changes.systemPrompt !== undefined) out.systemPrompt = requireText('system_prompt', changes.systemPrompt, CONFIG_LIMITS.systemPrompt, { trim: false });
   if (changes.description !== undefined) out.description = nullableText('description', changes.description, CONFIG_LIMITS.agentDescription);
   if (changes.preferredProviderId !== undefined) out.preferredProviderId = nullableText('preferred_provider_id', changes.preferredProviderId, CONFIG_LIMITS.referenceId);
   if (changes.preferredModelId !== undefined) out.preferredModelId = nullableText('preferred_model_id', changes.preferredModelId, CONFIG_LIMITS.modelId);
+  if (changes.allowedTools !== undefined) out.allowedTools = changes.allowedTools === null ? null : toolNameList(changes.allowedTools);
   if (Object.keys(out).length === 0) {
     throw configErrors.invalid('Nothing to change: give at least one of name, description, system_prompt, preferred_provider_id or preferred_model_id.');
   }
   return out;
+}
+
+/**
+ * An agent's allowed tools: names, each once, in the order given. Not checked against the tool
+ * registry: a user JS tool may be added later, and agents.json lists names the same way.
+ */
+function toolNameList(names: unknown): readonly string[] {
+  if (!Array.isArray(names)) throw configErrors.invalid('allowed_tools must be a list of tool names, or null for every tool.', { field: 'allowed_tools' });
+  if (names.length > CONFIG_LIMITS.allowedTools) {
+    throw configErrors.invalid(`allowed_tools is too long: at most ${CONFIG_LIMITS.allowedTools} names (got ${names.length}).`, { field: 'allowed_tools', max: CONFIG_LIMITS.allowedTools });
+  }
+  return [...new Set(names.map((name) => requireText('allowed_tools', name, CONFIG_LIMITS.referenceId)))];
 }
 
 function requireProvider(state: ConfigState, providerId: string) {

@@ -39,8 +39,10 @@ describe('configuration evolve', () => {
     state = evolveConfig(state, event(3, 'SettingSet', null));
     state = evolveConfig(state, event(4, 'EnvVarSet', { name: 'A' }, 2));
     state = evolveConfig(state, event(5, 'EnvVarSet', { name: 'B' }));
-    expect(state.skippedEvents).toBe(4);
-    expect(state.eventCount).toBe(5);
+    state = evolveConfig(state, event(6, 'AgentUpdated', { agentId: 'default', changes: { allowedTools: 'gmail_search' }, definedOutside: true }));
+    expect(state.skippedEvents).toBe(5);
+    expect(state.eventCount).toBe(6);
+    expect(state.agentOverlays.size).toBe(0);
     expect(state.providers.size).toBe(0);
     expect([...state.envVars]).toEqual([['B', 'e5']]);
   });

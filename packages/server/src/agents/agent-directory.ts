@@ -157,7 +157,8 @@ function withOverlay(agent: Agent, overlay: AgentOverlay): Agent {
   const next: Record<string, unknown> = { ...agent };
   for (const [key, value] of Object.entries(overlay)) {
     if (value === null) delete next[key];
-    else if (value !== undefined) next[key] = value;
+    // The stream keeps allowed tools as a list; the agent loop asks a set.
+    else if (value !== undefined) next[key] = key === 'allowedTools' ? new Set(value as readonly string[]) : value;
   }
   return next as unknown as Agent;
 }
@@ -170,6 +171,7 @@ function fromConfig(agent: ConfiguredAgent, maxRounds: number): Agent {
     systemPrompt: agent.systemPrompt,
     ...(agent.preferredProviderId ? { preferredProviderId: agent.preferredProviderId } : {}),
     ...(agent.preferredModelId ? { preferredModelId: agent.preferredModelId } : {}),
+    ...(agent.allowedTools ? { allowedTools: new Set(agent.allowedTools) } : {}),
     maxRounds,
     source: 'config',
   };

@@ -1,5 +1,7 @@
 /** JSON Schemas of the request bodies: validated by ValidateBody and shown in the OpenAPI description. */
 
+import { CONFIG_LIMITS, PROVIDER_KINDS, type ProviderKind } from '@oneclaw/core';
+
 export const startSessionBody = {
   type: 'object',
   additionalProperties: false,
@@ -65,4 +67,130 @@ export const envVarValueBody = {
 
 export interface EnvVarValueBody {
   readonly value: string;
+}
+
+const apiKeyField = providerApiKeyBody.properties.apiKey;
+
+export const createProviderBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'kind', 'apiBaseUrl'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.providerName, description: 'A name for people, e.g. "Local Ollama".' },
+    kind: { type: 'string', enum: [...PROVIDER_KINDS], description: 'The API the provider speaks; openai covers every OpenAI-compatible server (Ollama, vLLM, llama.cpp, OpenRouter).' },
+    apiBaseUrl: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.url, description: 'Base URL of the API, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1. No key in it.' },
+    apiKey: { ...apiKeyField, description: 'Optional: stored in the secret store as PUT /api/providers/{id}/api-key does. Write-only: it is never returned.' },
+  },
+};
+
+export interface CreateProviderBody {
+  readonly name: string;
+  readonly kind: ProviderKind;
+  readonly apiBaseUrl: string;
+  readonly apiKey?: string;
+}
+
+export const updateProviderBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.providerName },
+    apiBaseUrl: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.url },
+    isActive: { type: 'boolean', description: 'false: the provider is not used until it is activated again.' },
+  },
+};
+
+export interface UpdateProviderBody {
+  readonly name?: string;
+  readonly apiBaseUrl?: string;
+  readonly isActive?: boolean;
+}
+
+export const addModelBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['modelId'],
+  properties: {
+    modelId: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.modelId, description: 'The model id as the provider names it, e.g. gpt-4o-mini or llama3.1:8b.' },
+    displayName: { type: 'string', maxLength: CONFIG_LIMITS.displayName, description: 'A name for people.' },
+  },
+};
+
+export interface AddModelBody {
+  readonly modelId: string;
+  readonly displayName?: string;
+}
+
+export const defaultModelBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['providerId', 'modelId'],
+  properties: {
+    providerId: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.referenceId, description: 'A provider id from GET /api/providers (env: the provider set by environment variables).' },
+    modelId: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.modelId, description: 'One of that provider\u2019s models.' },
+  },
+};
+
+export interface DefaultModelBody {
+  readonly providerId: string;
+  readonly modelId: string;
+}
+
+export const createAgentBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'systemPrompt'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.agentName },
+    description: { type: 'string', maxLength: CONFIG_LIMITS.agentDescription },
+    systemPrompt: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.systemPrompt, description: 'Who the agent is and how it works.' },
+  },
+};
+
+export interface CreateAgentBody {
+  readonly name: string;
+  readonly description?: string;
+  readonly systemPrompt: string;
+}
+
+/** The AgentChanges fields; null (or "") clears an optional one. */
+export const updateAgentBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.agentName },
+    description: { type: 'string', nullable: true, maxLength: CONFIG_LIMITS.agentDescription },
+    systemPrompt: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.systemPrompt },
+    preferredProviderId: { type: 'string', nullable: true, maxLength: CONFIG_LIMITS.referenceId, description: 'The provider this agent\u2019s turns use; null clears it.' },
+    preferredModelId: { type: 'string', nullable: true, maxLength: CONFIG_LIMITS.modelId, description: 'The model this agent\u2019s turns use; null clears it.' },
+    allowedTools: {
+      type: 'array',
+      nullable: true,
+      maxItems: CONFIG_LIMITS.allowedTools,
+      items: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 },
+      description: 'The tools the agent may see and call (list load_tool_group to let it load groups); null: every tool.',
+    },
+  },
+};
+
+export interface UpdateAgentBody {
+  readonly name?: string;
+  readonly description?: string | null;
+  readonly systemPrompt?: string;
+  readonly preferredProviderId?: string | null;
+  readonly preferredModelId?: string | null;
+  readonly allowedTools?: readonly string[] | null;
+}
+
+export const toolEnabledBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['enabled'],
+  properties: { enabled: { type: 'boolean', description: 'false: not offered to the model from its next request on.' } },
+};
+
+export interface ToolEnabledBody {
+  readonly enabled: boolean;
 }

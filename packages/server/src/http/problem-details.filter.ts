@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/co
 import { ThrottlerException } from '@nestjs/throttler';
 import { OneClawError } from '@oneclaw/core';
 import type { Logger } from '../logging/logger';
+import { ResourceNotFoundError } from './resource-not-found';
 
 /** HTTP status for each domain error code; an unlisted code is a 500. */
 const STATUS_BY_CODE: Readonly<Record<string, number>> = {
@@ -34,6 +35,22 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   provider_not_found: 404,
   read_only: 409,
   not_found: 404,
+  // Configuration (settings screens, config routes).
+  model_not_found: 404,
+  tool_not_found: 404,
+  provider_inactive: 409,
+  cannot_disable: 409,
+  api_key_missing: 409,
+  unknown_key: 400,
+  web_ui_not_built: 404,
+  // A provider's own API failed while the server asked it something for the client (its model list).
+  provider_auth_failed: 502,
+  provider_rate_limited: 502,
+  provider_unavailable: 502,
+  provider_bad_request: 502,
+  provider_bad_response: 502,
+  provider_timeout: 504,
+  provider_cancelled: 504,
 };
 
 /**
@@ -41,7 +58,17 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
  * Every other 5xx answer keeps its code but not its message or details: those can name files on
  * the server, hosts or SQLite/gRPC internals. The log has them (redacted).
  */
-const USER_FACING_SERVER_ERRORS: ReadonlySet<string> = new Set(['provider_not_configured']);
+const USER_FACING_SERVER_ERRORS: ReadonlySet<string> = new Set([
+  'provider_not_configured',
+  // What the provider said (its key removed) and what to check: the user's own provider, not our internals.
+  'provider_auth_failed',
+  'provider_rate_limited',
+  'provider_unavailable',
+  'provider_bad_request',
+  'provider_bad_response',
+  'provider_timeout',
+  'provider_cancelled',
+]);
 
 const GENERIC_DETAIL: Readonly<Record<string, string>> = {
   storage_unavailable: 'The event store cannot be used right now; the server log says why. Retry later (with the same Idempotency-Key, if you sent one).',
@@ -101,7 +128,7 @@ export function logServerFault(logger: Logger, exception: unknown, answered: Pro
 
 export function toProblem(exception: unknown): Problem {
   if (exception instanceof OneClawError) {
-    const status = STATUS_BY_CODE[exception.code] ?? 500;
+    const status = exception instanceof ResourceNotFoundError ? exception.status : (STATUS_BY_CODE[exception.code] ?? 500);
     if (status >= 500 && !USER_FACING_SERVER_ERRORS.has(exception.code)) {
       return problem(status, exception.code, GENERIC_DETAIL[exception.code] ?? INTERNAL_DETAIL);
     }

@@ -1,23 +1,27 @@
-import { Controller, Get } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AgentDirectory } from '../agents/agent-directory';
+import { Body, Controller, Get, Headers, HttpCode, Param, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SetToolEnabledCommand } from '../config/commands/set-tool-enabled.command';
 import { ListToolGroupsQuery } from '../sessions/queries/list-tool-groups.query';
 import { ListToolsQuery } from '../sessions/queries/list-tools.query';
+import { toolEnabledBody, type ToolEnabledBody } from './body-schemas';
+import { ValidateBody } from './validate-body.pipe';
+
+const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the change once.' };
 
 @ApiTags('tools')
 @ApiBearerAuth()
 @Controller('api')
 export class ToolsController {
   constructor(
+    private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly agents: AgentDirectory,
   ) {}
 
   @Get('tool-groups')
-  @ApiOperation({ summary: 'ListToolGroups: every group with its tools' })
-  async groups() {
-    return { groups: await this.queries.execute(new ListToolGroupsQuery()) };
+  @ApiOperation({ summary: 'ListToolGroups: every group with its tools and schema tokens, and the tokens of the core and of every enabled tool' })
+  groups() {
+    return this.queries.execute(new ListToolGroupsQuery());
   }
 
   @Get('tools')
@@ -26,23 +30,21 @@ export class ToolsController {
     return { sources: await this.queries.execute(new ListToolsQuery()) };
   }
 
-  @Get('agents')
-  @ApiOperation({ summary: 'The configured agents: the default one, agents.json and those created with create_agent' })
-  async listAgents() {
-    await this.agents.refresh();
-    return {
-      agents: this.agents.list().map((a) => ({
-        id: a.id,
-        name: a.name,
-        ...(a.description ? { description: a.description } : {}),
-        // default, file (agents.json) or config (create_agent): docs/configuration.md
-        source: a.source,
-        ...(a.preferredProviderId ? { preferredProviderId: a.preferredProviderId } : {}),
-        ...(a.preferredModelId ? { preferredModelId: a.preferredModelId } : {}),
-        maxRounds: a.maxRounds,
-        ...(a.model ? { model: a.model } : {}),
-        ...(a.allowedTools ? { allowedTools: [...a.allowedTools] } : {}),
-      })),
-    };
+  @Put('tools/:name/enabled')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'SetToolEnabled: enables or disables one tool (load_tool_group and set_tool_enabled cannot be disabled)' })
+  @ApiBody({ schema: toolEnabledBody })
+  @ApiHeader(idempotencyHeader)
+  async setToolEnabled(@Param('name') name: string, @Body(new ValidateBody<ToolEnabledBody>(toolEnabledBody)) body: ToolEnabledBody, @Headers('idempotency-key') key?: string) {
+    await this.commands.execute(new SetToolEnabledCommand(name, 'tool', body.enabled, key));
+  }
+
+  @Put('tool-groups/:name/enabled')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'SetToolEnabled (group): enables or disables a whole group (the config group cannot be disabled)' })
+  @ApiBody({ schema: toolEnabledBody })
+  @ApiHeader(idempotencyHeader)
+  async setGroupEnabled(@Param('name') name: string, @Body(new ValidateBody<ToolEnabledBody>(toolEnabledBody)) body: ToolEnabledBody, @Headers('idempotency-key') key?: string) {
+    await this.commands.execute(new SetToolEnabledCommand(name, 'group', body.enabled, key));
   }
 }

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ToolSourceKind } from '@oneclaw/tool-registry';
+import type { ProviderName, ToolSourceKind } from '@oneclaw/tool-registry';
 
 export interface ToolGroupView {
   readonly name: string;
@@ -8,6 +8,20 @@ export interface ToolGroupView {
   readonly toolNames: readonly string[];
   readonly enabled: boolean;
   readonly source: { readonly kind: ToolSourceKind; readonly fileName?: string };
+  /** Tokens of the schemas of the group's tools (every one in toolNames), counted as ModelRequested.schemaTokens is. */
+  readonly schemaTokens: number;
 }
 
-export class ListToolGroupsQuery extends Query<readonly ToolGroupView[]> {}
+/**
+ * Tool-schema tokens in one provider format (the default model's provider, else the environment
+ * provider, else openai), counted exactly as the agent loop counts `ModelRequested.schemaTokens`:
+ * `core` is what a fresh session is sent (enabled core tools), `all` what a session with every
+ * group loaded would be sent (every enabled tool). The audit view's baseline.
+ */
+export interface SchemaTokenTotals {
+  readonly format: ProviderName;
+  readonly core: number;
+  readonly all: number;
+}
+
+export class ListToolGroupsQuery extends Query<{ readonly groups: readonly ToolGroupView[]; readonly schemaTokens: SchemaTokenTotals }> {}

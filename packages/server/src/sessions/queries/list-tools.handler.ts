@@ -20,7 +20,7 @@ export class ListToolsHandler implements IQueryHandler<ListToolsQuery> {
       sources.push({
         fileName: file.fileName,
         kind: file.kind,
-        ...(file.group ? { group: file.group.name } : {}),
+        ...(file.group ? { group: file.group.name, description: registry.group(file.group.name)?.definition.description ?? file.group.description } : {}),
         tools: file.toolNames.filter((n) => registry.has(n)).map(viewOf),
         problems: file.problems.map((p) => ({ severity: p.severity, ...(p.tool ? { tool: p.tool } : {}), message: p.message })),
       });

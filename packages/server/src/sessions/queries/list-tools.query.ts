@@ -13,6 +13,8 @@ export interface ToolSourceView {
   readonly fileName: string;
   readonly kind: ToolSourceKind;
   readonly group?: string;
+  /** The group's description, when the file is a group file. */
+  readonly description?: string;
   readonly tools: readonly ToolView[];
   /** Manifest problems of this file (skipped entries, refused names...). */
   readonly problems: readonly { readonly severity: 'error' | 'warning'; readonly tool?: string; readonly message: string }[];

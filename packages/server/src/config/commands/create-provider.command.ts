@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { ProviderKind } from '@oneclaw/core';
+import type { ProviderApiView } from '../queries/provider-api-view';
+
+/** Adds a provider; a key given with it goes to the secret store (never into events), as SetProviderApiKey does. */
+export class CreateProviderCommand extends Command<ProviderApiView> {
+  constructor(
+    readonly provider: { readonly name: string; readonly kind: ProviderKind; readonly apiBaseUrl: string },
+    readonly apiKey?: string,
+    readonly requestId?: string,
+  ) {
+    super();
+  }
+}

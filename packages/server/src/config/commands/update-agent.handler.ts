@@ -1,0 +1,15 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { ConfigServices } from '../config-services';
+import { agentView, type AgentView } from '../queries/agent-view';
+import { requestOrigin } from './request-origin';
+import { UpdateAgentCommand } from './update-agent.command';
+
+@CommandHandler(UpdateAgentCommand)
+export class UpdateAgentHandler implements ICommandHandler<UpdateAgentCommand> {
+  constructor(private readonly config: ConfigServices) {}
+
+  async execute(command: UpdateAgentCommand): Promise<AgentView> {
+    const { agent } = await this.config.agentService.update(command.agentId, command.changes, requestOrigin(`agent-updated:${command.agentId}`, command.requestId));
+    return agentView(agent);
+  }
+}

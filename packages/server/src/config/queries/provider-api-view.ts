@@ -1,0 +1,24 @@
+import { configErrors } from '@oneclaw/core';
+import type { ModelView, ProviderService, ProviderView } from '../provider-service';
+
+/**
+ * A provider as the HTTP API shows it: the service's view (never the key) with its models, and
+ * `hasApiKey` for screens that only need a yes or no. `hasApiKey` is true when this server can
+ * use a key (`apiKey` is `set` or `from_environment`); a key set through another replica does not
+ * count, as this server cannot send it.
+ */
+export interface ProviderApiView extends ProviderView {
+  readonly hasApiKey: boolean;
+  readonly models: readonly ModelView[];
+}
+
+export async function providerApiView(providers: ProviderService, view: ProviderView): Promise<ProviderApiView> {
+  return { ...view, hasApiKey: view.apiKey === 'set' || view.apiKey === 'from_environment', models: await providers.models(view.providerId) };
+}
+
+/** The provider as it is now (after a change that the service's own answer does not show yet, such as a key). */
+export async function currentProviderApiView(providers: ProviderService, providerId: string): Promise<ProviderApiView> {
+  const view = (await providers.list()).providers.find((p) => p.providerId === providerId);
+  if (!view) throw configErrors.providerNotFound(providerId);
+  return providerApiView(providers, view);
+}
