@@ -18,30 +18,21 @@ describeUi(chromiumAvailable ? 'S3+S6 audit view in the browser (real server, FA
   let audit: AuditAnswer;
   let baseline: number;
 
-  async function api<T>(method: string, route: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${ui.server.url}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${API_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-    return (response.status === 204 ? undefined : await response.json()) as T;
-  }
 
   beforeAll(async () => {
     ui = await startUiHarness();
-    const groups = await api<{ groups: { name: string; enabled: boolean; toolNames: string[] }[]; schemaTokens: { all: number } }>('GET', '/api/tool-groups');
+    const groups = await ui.api<{ groups: { name: string; enabled: boolean; toolNames: string[] }[]; schemaTokens: { all: number } }>('GET', '/api/tool-groups');
     // Any enabled group with tools will do; pdf is small and always shipped.
     groupName = (groups.groups.find((g) => g.name === 'pdf' && g.enabled) ?? groups.groups.find((g) => g.enabled && g.toolNames.length > 0))!.name;
     baseline = groups.schemaTokens.all;
 
     // Driven through the HTTP API (not the chat UI): turn 1 loads a group then answers, turn 2 answers.
-    const session = await api<{ sessionId: string }>('POST', '/api/sessions', {});
+    const session = await ui.api<{ sessionId: string }>('POST', '/api/sessions', {});
     sessionId = session.sessionId;
     ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: groupName }), fakeReply.text('The group is loaded.'), fakeReply.text('Still here.'));
-    await api('POST', `/api/sessions/${sessionId}/messages`, { text: `Load the ${groupName} tools please` });
-    await api('POST', `/api/sessions/${sessionId}/messages`, { text: 'And now?' });
-    audit = await api<AuditAnswer>('GET', `/api/sessions/${sessionId}/audit`);
+    await ui.api('POST', `/api/sessions/${sessionId}/messages`, { text: `Load the ${groupName} tools please` });
+    await ui.api('POST', `/api/sessions/${sessionId}/messages`, { text: 'And now?' });
+    audit = await ui.api<AuditAnswer>('GET', `/api/sessions/${sessionId}/audit`);
   });
   afterAll(async () => {
     await ui?.close();

@@ -99,6 +99,8 @@ export interface UiHarness {
    * Page errors (uncaught exceptions, CSP violations) are collected in `errors`.
    */
   open(options?: { device?: typeof PHONE | typeof DESKTOP; hash?: string; signedIn?: boolean }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  /** An authorized JSON request to the server (for setting up state and checking it); throws on a non-2xx answer. */
+  api<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
   /** Stops the server and starts it again on the same data directory and port. */
   restartServer(): Promise<void>;
   close(): Promise<void>;
@@ -136,6 +138,15 @@ export async function startUiHarness(options: { env?: Record<string, string> } =
       const target = signedIn ? `${server.url}/#token=${API_TOKEN}${hash.startsWith('#/') ? `&${hash.slice(1)}` : ''}` : `${server.url}/${hash}`;
       await page.goto(target);
       return { page, context, errors };
+    },
+    async api<T>(method: string, route: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${server.url}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${API_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+      return (response.status === 204 ? undefined : await response.json()) as T;
     },
     async restartServer() {
       await server.stop();

@@ -31,15 +31,6 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await ui?.close();
   });
 
-  async function api<T>(method: string, route: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${ui.server.url}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${API_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-    return (response.status === 204 ? undefined : await response.json()) as T;
-  }
 
   const card = (page: Page, name: string): Locator => page.getByRole('article', { name, exact: true });
 
@@ -74,16 +65,16 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await expect(keyField.inputValue()).resolves.toBe('');
     expect(await page.content()).not.toContain(MODEL_KEY);
 
-    const { providers } = await api<{ providers: { name: string; apiKey: string }[] }>('GET', '/api/providers');
+    const { providers } = await ui.api<{ providers: { name: string; apiKey: string }[] }>('GET', '/api/providers');
     expect(providers.find((p) => p.name === 'Fake Local')).toMatchObject({ apiKey: 'set' });
-    const events = await api<{ events: { type: string }[] }>('GET', '/api/config/events');
+    const events = await ui.api<{ events: { type: string }[] }>('GET', '/api/config/events');
     expect(events.events.map((e) => e.type)).toEqual(expect.arrayContaining(['ProviderCreated', 'ProviderApiKeySet']));
     expect(JSON.stringify(events)).not.toContain(MODEL_KEY);
     expect(errors).toEqual([]);
   });
 
   test('S6 fetch the models from the fake model server, then set one as the default model', async () => {
-    const created = await api<{ providerId: string }>('POST', '/api/providers', { name: 'Fetch Test', kind: 'openai', apiBaseUrl: ui.fake.url, apiKey: MODEL_KEY });
+    const created = await ui.api<{ providerId: string }>('POST', '/api/providers', { name: 'Fetch Test', kind: 'openai', apiBaseUrl: ui.fake.url, apiKey: MODEL_KEY });
     const { page, errors } = await ui.open({ hash: '#/settings/providers' });
     const provider = card(page, 'Fetch Test');
     await provider.getByRole('heading', { name: 'Models (0)' }).waitFor();
@@ -100,7 +91,7 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await defaults.getByText('Default model set to gpt-4o.').waitFor();
     await expect(defaults.getByTestId('default-model').textContent()).resolves.toBe('Fetch Test / gpt-4o');
     await provider.getByText('Default', { exact: true }).waitFor();
-    const answer = await api<{ defaultModel: unknown }>('GET', '/api/providers');
+    const answer = await ui.api<{ defaultModel: unknown }>('GET', '/api/providers');
     expect(answer.defaultModel).toEqual({ providerId: created.providerId, modelId: 'gpt-4o' });
 
     // Add one by id and delete another: both show and persist.
@@ -109,13 +100,13 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await provider.getByRole('heading', { name: 'Models (4)' }).waitFor();
     await provider.getByRole('button', { name: 'Delete model text-embedding-3-small' }).click();
     await provider.getByRole('heading', { name: 'Models (3)' }).waitFor();
-    const after = await api<{ providers: { providerId: string; models: { modelId: string }[] }[] }>('GET', '/api/providers');
+    const after = await ui.api<{ providers: { providerId: string; models: { modelId: string }[] }[] }>('GET', '/api/providers');
     expect(after.providers.find((p) => p.providerId === created.providerId)!.models.map((m) => m.modelId).sort()).toEqual(['gpt-4o', 'gpt-4o-mini', 'my-local-model']);
     expect(errors).toEqual([]);
   });
 
   test('S6 the environment provider is read-only; deleting a provider asks first', async () => {
-    await api('POST', '/api/providers', { name: 'Doomed', kind: 'anthropic', apiBaseUrl: 'http://127.0.0.1:9/' });
+    await ui.api('POST', '/api/providers', { name: 'Doomed', kind: 'anthropic', apiBaseUrl: 'http://127.0.0.1:9/' });
     const { page, errors } = await ui.open({ hash: '#/settings/providers' });
     const env = page.getByRole('article').filter({ has: page.getByText('Read-only', { exact: true }) });
     await env.first().waitFor();
@@ -127,7 +118,7 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await doomed.getByRole('group', { name: 'Confirm deleting Doomed' }).getByRole('button', { name: 'Delete Doomed' }).click();
     await page.getByText('Deleted Doomed.').waitFor();
     await doomed.waitFor({ state: 'detached' });
-    const { providers } = await api<{ providers: { name: string }[] }>('GET', '/api/providers');
+    const { providers } = await ui.api<{ providers: { name: string }[] }>('GET', '/api/providers');
     expect(providers.map((p) => p.name)).not.toContain('Doomed');
     expect(errors).toEqual([]);
   });
@@ -147,7 +138,7 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
 
     await page.reload();
     await expect(card(page, 'OneClaw').getByTestId('system-prompt').textContent()).resolves.toBe(prompt);
-    const { agents } = await api<{ agents: { id: string; systemPrompt: string }[] }>('GET', '/api/agents');
+    const { agents } = await ui.api<{ agents: { id: string; systemPrompt: string }[] }>('GET', '/api/agents');
     expect(agents.find((a) => a.id === 'default')!.systemPrompt).toBe(prompt);
     // The built-in agent can be changed but not deleted.
     await expect(card(page, 'OneClaw').getByRole('button', { name: /^Delete/ }).count()).resolves.toBe(0);
@@ -175,20 +166,20 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await agent.getByText('Saved Researcher.').waitFor();
     await page.reload();
     await card(page, 'Researcher').getByText('2 allowed: load_tool_group, read_file').waitFor();
-    const listed = await api<{ agents: { name: string; allowedTools?: string[] }[] }>('GET', '/api/agents');
+    const listed = await ui.api<{ agents: { name: string; allowedTools?: string[] }[] }>('GET', '/api/agents');
     expect(listed.agents.find((a) => a.name === 'Researcher')!.allowedTools!.sort()).toEqual(['load_tool_group', 'read_file']);
 
     await agent.getByRole('button', { name: 'Delete Researcher…' }).click();
     await agent.getByRole('button', { name: 'Delete Researcher', exact: true }).click();
     await page.getByText('Deleted Researcher.').waitFor();
     await agent.waitFor({ state: 'detached' });
-    const { agents } = await api<{ agents: { name: string }[] }>('GET', '/api/agents');
+    const { agents } = await ui.api<{ agents: { name: string }[] }>('GET', '/api/agents');
     expect(agents.map((a) => a.name)).not.toContain('Researcher');
     expect(errors).toEqual([]);
   });
 
   test('S6 tools are grouped by source file with their counts, and the user JS file shows its load error', async () => {
-    const { sources } = await api<{ sources: { fileName: string; kind: string; tools: unknown[]; problems: { severity: string; message: string }[] }[] }>('GET', '/api/tools');
+    const { sources } = await ui.api<{ sources: { fileName: string; kind: string; tools: unknown[]; problems: { severity: string; message: string }[] }[] }>('GET', '/api/tools');
     const userFile = sources.find((s) => s.kind === 'js-user');
     expect(userFile).toBeDefined();
     expect(userFile!.problems.some((p) => p.severity === 'error' && p.message.includes('broken_tool'))).toBe(true);
@@ -227,7 +218,7 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await page.reload();
     await page.getByLabel('Filter tools').fill('word_count');
     await expect(page.getByRole('switch', { name: 'Enable word_count' }).isChecked()).resolves.toBe(false);
-    const { sources } = await api<{ sources: { tools: { name: string; enabled: boolean }[] }[] }>('GET', '/api/tools');
+    const { sources } = await ui.api<{ sources: { tools: { name: string; enabled: boolean }[] }[] }>('GET', '/api/tools');
     expect(sources.flatMap((s) => s.tools).find((t) => t.name === 'word_count')).toMatchObject({ enabled: false });
     expect(errors).toEqual([]);
   });
@@ -240,7 +231,7 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await expect(group.isChecked()).resolves.toBe(true);
     await group.uncheck();
     await page.getByText(/^group .* disabled\.$/).waitFor();
-    const { groups } = await api<{ groups: { name: string; enabled: boolean; source: { kind: string } }[] }>('GET', '/api/tool-groups');
+    const { groups } = await ui.api<{ groups: { name: string; enabled: boolean; source: { kind: string } }[] }>('GET', '/api/tool-groups');
     expect(groups.find((g) => g.source.kind === 'js-user')).toMatchObject({ enabled: false });
     // Nothing scrolls sideways on a 390 px screen.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -7,6 +7,7 @@ import { agentChanges, agentFormErrors, formOf, isDeletable, sourceLabel, toggle
 import { modelChoices, parseChoice } from './provider-model';
 import type { AgentsAnswer, AgentView, ProvidersAnswer, ToolsAnswer, ToolSourceView } from './settings-api';
 import { allToolNames } from './tools-view';
+import { LoadState } from './load-state';
 
 interface AgentsData {
   readonly agents: readonly AgentView[];
@@ -32,15 +33,7 @@ export function AgentsTab() {
   return (
     <section class="settings-tab" aria-labelledby="agents-title">
       <h2 id="agents-title">Agents</h2>
-      {error && (
-        <div class="error" role="alert">
-          <p>Could not load the agents: {error.detail}</p>
-          <button type="button" class="button button--small" onClick={reload}>
-            Try again
-          </button>
-        </div>
-      )}
-      {!data && !error && <p role="status">Loading the agents…</p>}
+      <LoadState what="the agents" error={error} loaded={data !== undefined} reload={reload} />
       {data && (
         <>
           <ActionStatus state={listAction.state} />

@@ -17,6 +17,7 @@ import {
   type NewProviderForm,
 } from './provider-model';
 import { PROVIDER_KINDS, type ProviderKind, type ProvidersAnswer, type ProviderView } from './settings-api';
+import { LoadState } from './load-state';
 
 /** Providers, their keys (write-only) and models, and the server's default model. */
 export function ProvidersTab() {
@@ -27,15 +28,7 @@ export function ProvidersTab() {
   return (
     <section class="settings-tab" aria-labelledby="providers-title">
       <h2 id="providers-title">Providers</h2>
-      {error && (
-        <div class="error" role="alert">
-          <p>Could not load the providers: {error.detail}</p>
-          <button type="button" class="button button--small" onClick={reload}>
-            Try again
-          </button>
-        </div>
-      )}
-      {!data && !error && <p role="status">Loading the providers…</p>}
+      <LoadState what="the providers" error={error} loaded={data !== undefined} reload={reload} />
       {data && (
         <>
           <DefaultModelForm answer={data} reload={reload} />

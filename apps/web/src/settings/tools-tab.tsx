@@ -5,6 +5,7 @@ import { useResource } from '../api/use-resource';
 import { ActionStatus, useAction, type Action } from './action';
 import type { ToolGroupsAnswer, ToolGroupView, ToolsAnswer, ToolSourceView } from './settings-api';
 import { countLabel, countsOf, filterSources, groupsOfSource, sourceKindLabel, totalsOf } from './tools-view';
+import { LoadState } from './load-state';
 
 interface ToolsData {
   readonly sources: readonly ToolSourceView[];
@@ -58,15 +59,7 @@ export function ToolsTab() {
   return (
     <section class="settings-tab" aria-labelledby="tools-title">
       <h2 id="tools-title">Tools</h2>
-      {error && (
-        <div class="error" role="alert">
-          <p>Could not load the tools: {error.detail}</p>
-          <button type="button" class="button button--small" onClick={reload}>
-            Try again
-          </button>
-        </div>
-      )}
-      {!data && !error && <p role="status">Loading the tools…</p>}
+      <LoadState what="the tools" error={error} loaded={data !== undefined} reload={reload} />
       {data && totals && (
         <>
           <p class="muted" data-testid="tools-totals">
