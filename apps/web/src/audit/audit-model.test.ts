@@ -48,7 +48,7 @@ describe('timelineOf', () => {
       { revision: 1, type: 'MessageSent', occurredAt: '2025-01-01T10:00:01.000Z', summary: 'user: hi', skipped: false },
       { revision: 2, type: 'ModelRequested', occurredAt: '2025-01-01T10:00:02.000Z', summary: 'model request #1', skipped: false },
     ],
-    requests: [{ number: 1, revision: 2, occurredAt: '', provider: 'p', model: 'm', schemaTokens: 10, toolNames: [], tools: [] }],
+    requests: [{ number: 1, revision: 2, occurredAt: '', provider: 'p', model: 'm', schemaTokens: 10, toolNames: [], tools: [], loadedGroups: [] }],
   };
   const raw = (revision: number, type: string): RawEvent => ({ revision, type, data: { n: revision }, metadata: { occurredAt: '2025-01-01T10:00:09.000Z' } });
 

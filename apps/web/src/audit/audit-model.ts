@@ -1,42 +1,13 @@
 /**
  * The audit view's data: the shapes of `GET /api/sessions/:id/audit` (core's `buildAuditTrail`)
  * and `GET /api/sessions/:id/events`, and the pure steps that turn them into what the page shows.
- * The types are written out here rather than imported from @oneclaw/core so the browser bundle
- * does not pull in the domain package; they are checked against the server by the e2e tests.
+ * The audit trail's types are core's own (type-only imports are erased from the bundle, and the
+ * compiler then catches any drift from the server's answer).
  */
+import type { AuditEventLine, AuditModelRequest, AuditToolReason, AuditTrail } from '@oneclaw/core';
 
-export type GroupLoadSource = { readonly kind: 'tool_call'; readonly callId: string } | { readonly kind: 'user' };
-
-export type ToolReason =
-  | { readonly kind: 'core' }
-  | { readonly kind: 'group'; readonly groupName: string; readonly loadedAtRevision: number; readonly loadEventId: string; readonly source: GroupLoadSource };
-
-export interface AuditEventLine {
-  readonly revision: number;
-  readonly type: string;
-  readonly occurredAt: string;
-  readonly summary: string;
-  readonly skipped: boolean;
-}
-
-export interface AuditModelRequest {
-  readonly number: number;
-  readonly revision: number;
-  readonly occurredAt: string;
-  readonly provider: string;
-  readonly model: string;
-  readonly schemaTokens: number;
-  readonly toolNames: readonly string[];
-  readonly tools: readonly { readonly name: string; readonly reason: ToolReason }[];
-}
-
-export interface AuditTrail {
-  readonly sessionId: string | null;
-  readonly agentId: string | null;
-  readonly events: readonly AuditEventLine[];
-  readonly skippedEvents: number;
-  readonly requests: readonly AuditModelRequest[];
-}
+export type { AuditEventLine, AuditModelRequest, AuditTrail };
+export type ToolReason = AuditToolReason;
 
 export interface RawEvent {
   readonly type: string;

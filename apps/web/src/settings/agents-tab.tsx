@@ -8,6 +8,7 @@ import { modelChoices, parseChoice } from './provider-model';
 import type { AgentsAnswer, AgentView, ProvidersAnswer, ToolsAnswer, ToolSourceView } from './settings-api';
 import { allToolNames } from './tools-view';
 import { LoadState } from './load-state';
+import { FieldError, invalidProps } from './field-error';
 
 interface AgentsData {
   readonly agents: readonly AgentView[];
@@ -166,12 +167,8 @@ function AgentEditor({ agent, data, action, onClose }: { agent: AgentView; data:
     <form class="agent-editor" onSubmit={(e) => void save(e)} aria-label={`Edit ${agent.name}`} noValidate>
       <label class="field">
         <span>Name</span>
-        <input value={form.name} onInput={(e) => set({ name: (e.currentTarget as HTMLInputElement).value })} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? `${prefix}-name-error` : undefined} />
-        {errors.name && (
-          <small id={`${prefix}-name-error`} class="field-error">
-            {errors.name}
-          </small>
-        )}
+        <input value={form.name} onInput={(e) => set({ name: (e.currentTarget as HTMLInputElement).value })} {...invalidProps(`${prefix}-name-error`, errors.name)} />
+        <FieldError id={`${prefix}-name-error`} error={errors.name} />
       </label>
       <label class="field">
         <span>Description</span>
@@ -183,14 +180,9 @@ function AgentEditor({ agent, data, action, onClose }: { agent: AgentView; data:
           rows={8}
           value={form.systemPrompt}
           onInput={(e) => set({ systemPrompt: (e.currentTarget as HTMLTextAreaElement).value })}
-          aria-invalid={errors.systemPrompt ? true : undefined}
-          aria-describedby={errors.systemPrompt ? `${prefix}-prompt-error` : undefined}
+          {...invalidProps(`${prefix}-prompt-error`, errors.systemPrompt)}
         />
-        {errors.systemPrompt && (
-          <small id={`${prefix}-prompt-error`} class="field-error">
-            {errors.systemPrompt}
-          </small>
-        )}
+        <FieldError id={`${prefix}-prompt-error`} error={errors.systemPrompt} />
       </label>
       <AllowedToolsField form={form} set={set} sources={data.toolSources} prefix={prefix} />
       <label class="field">
@@ -319,12 +311,8 @@ function CreateAgentForm({ reload }: { reload: () => void }) {
       <h3 id="create-agent-title">Create an agent</h3>
       <label class="field">
         <span>Name</span>
-        <input value={form.name} onInput={(e) => setForm({ ...form, name: (e.currentTarget as HTMLInputElement).value })} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? 'create-agent-name-error' : undefined} />
-        {errors.name && (
-          <small id="create-agent-name-error" class="field-error">
-            {errors.name}
-          </small>
-        )}
+        <input value={form.name} onInput={(e) => setForm({ ...form, name: (e.currentTarget as HTMLInputElement).value })} {...invalidProps('create-agent-name-error', errors.name)} />
+        <FieldError id="create-agent-name-error" error={errors.name} />
       </label>
       <label class="field">
         <span>Description (optional)</span>
@@ -336,14 +324,9 @@ function CreateAgentForm({ reload }: { reload: () => void }) {
           rows={5}
           value={form.systemPrompt}
           onInput={(e) => setForm({ ...form, systemPrompt: (e.currentTarget as HTMLTextAreaElement).value })}
-          aria-invalid={errors.systemPrompt ? true : undefined}
-          aria-describedby={errors.systemPrompt ? 'create-agent-prompt-error' : undefined}
+          {...invalidProps('create-agent-prompt-error', errors.systemPrompt)}
         />
-        {errors.systemPrompt && (
-          <small id="create-agent-prompt-error" class="field-error">
-            {errors.systemPrompt}
-          </small>
-        )}
+        <FieldError id="create-agent-prompt-error" error={errors.systemPrompt} />
       </label>
       <button type="submit" class="button button--primary" disabled={action.busy}>
         Create agent

@@ -18,6 +18,7 @@ import {
 } from './provider-model';
 import { PROVIDER_KINDS, type ProviderKind, type ProvidersAnswer, type ProviderView } from './settings-api';
 import { LoadState } from './load-state';
+import { FieldError, invalidProps } from './field-error';
 
 /** Providers, their keys (write-only) and models, and the server's default model. */
 export function ProvidersTab() {
@@ -374,12 +375,8 @@ function AddProviderForm({ reload }: { reload: () => void }) {
       <h3 id="add-provider-title">Add a provider</h3>
       <label class="field">
         <span>Name</span>
-        <input value={form.name} onInput={(e) => set({ name: (e.currentTarget as HTMLInputElement).value })} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? 'add-provider-name-error' : undefined} />
-        {errors.name && (
-          <small id="add-provider-name-error" class="field-error">
-            {errors.name}
-          </small>
-        )}
+        <input value={form.name} onInput={(e) => set({ name: (e.currentTarget as HTMLInputElement).value })} {...invalidProps('add-provider-name-error', errors.name)} />
+        <FieldError id="add-provider-name-error" error={errors.name} />
       </label>
       <label class="field">
         <span>Kind</span>
@@ -399,14 +396,9 @@ function AddProviderForm({ reload }: { reload: () => void }) {
           spellcheck={false}
           autoCapitalize="off"
           onInput={(e) => set({ apiBaseUrl: (e.currentTarget as HTMLInputElement).value })}
-          aria-invalid={errors.apiBaseUrl ? true : undefined}
-          aria-describedby={errors.apiBaseUrl ? 'add-provider-url-error' : undefined}
+          {...invalidProps('add-provider-url-error', errors.apiBaseUrl)}
         />
-        {errors.apiBaseUrl && (
-          <small id="add-provider-url-error" class="field-error">
-            {errors.apiBaseUrl}
-          </small>
-        )}
+        <FieldError id="add-provider-url-error" error={errors.apiBaseUrl} />
       </label>
       <label class="field">
         <span>API key (optional, stored on the server and never shown again)</span>
@@ -416,14 +408,9 @@ function AddProviderForm({ reload }: { reload: () => void }) {
           spellcheck={false}
           value={form.apiKey}
           onInput={(e) => set({ apiKey: (e.currentTarget as HTMLInputElement).value })}
-          aria-invalid={errors.apiKey ? true : undefined}
-          aria-describedby={errors.apiKey ? 'add-provider-key-error' : undefined}
+          {...invalidProps('add-provider-key-error', errors.apiKey)}
         />
-        {errors.apiKey && (
-          <small id="add-provider-key-error" class="field-error">
-            {errors.apiKey}
-          </small>
-        )}
+        <FieldError id="add-provider-key-error" error={errors.apiKey} />
       </label>
       <button type="submit" class="button button--primary" disabled={action.busy}>
         Add provider
