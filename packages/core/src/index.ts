@@ -8,7 +8,10 @@ export * from './events/session-events';
 export { asSessionEvent } from './events/session-event-guards';
 
 export type * from './session/session-commands';
-export { initialSessionState, isGroupLoaded, type LoadedGroup, type SessionState } from './session/session-state';
+export { initialSessionState, isGroupLoaded, type LoadedGroup, type OpenTurn, type SessionState } from './session/session-state';
+export { judgeOpenTurn, type AskingServer, type OpenTurnVerdict } from './session/orphaned-turn';
+export { uniqueCallIds, MISSING_TOOL_NAME, type CallNaming, type NamedCalls } from './session/unique-call-ids';
+export { fitReply, cutArgumentsMarker, type FittedReply, type ReplyParts } from './session/fit-reply';
 export { SessionRuleError, sessionErrors } from './session/session-errors';
 export { decide, type DecideContext } from './session/decide';
 export { evolve, replay, catchUp } from './session/evolve';

@@ -249,4 +249,30 @@ describe('buildAuditTrail on odd streams', () => {
   it('gives an empty trail for an empty stream', () => {
     expect(buildAuditTrail([])).toEqual({ sessionId: null, agentId: null, events: [], skippedEvents: 0, requests: [] });
   });
+
+  it('shows what the server changed in a model reply: renamed call ids, a missing tool name, a cut reply', () => {
+    const s = sessionScenario(catalogue).given({ type: 'StartSession', sessionId: 's1', agentId: 'default' });
+    s.given({
+      type: 'RecordAssistantMessage',
+      messageId: 'a1',
+      text: 'Working',
+      toolCalls: [
+        { callId: 'x', toolName: 'read_file', arguments: {} },
+        { callId: 'x_2', toolName: 'read_file', arguments: {} },
+        { callId: 'call_r1_3', toolName: 'missing_tool_name', arguments: {} },
+      ],
+      adjustments: {
+        renamedCalls: [
+          { callId: 'x_2', originalCallId: 'x' },
+          { callId: 'call_r1_3', originalCallId: '' },
+        ],
+        unnamedCalls: ['call_r1_3'],
+        cut: { limitBytes: 1000, textBytes: 5000, keptTextBytes: 900, argumentsCut: ['x'], providerMetadataDropped: true },
+      },
+    });
+    const line = buildAuditTrail(recorded(s.history())).events[1]?.summary;
+    expect(line).toContain(
+      '[repeated call id x renamed x_2; call without id named call_r1_3; call call_r1_3 had no tool name; reply over the 1000-byte record limit: text 900 of 5000 bytes kept, arguments of x not kept, provider state dropped]',
+    );
+  });
 });

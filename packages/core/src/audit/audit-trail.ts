@@ -1,6 +1,6 @@
 import type { EventEnvelope, RecordedEvent } from '../events/event-envelope';
 import { asSessionEvent } from '../events/session-event-guards';
-import type { MessageData, SessionEvent, ToolCall, ToolGroupLoadSource } from '../events/session-events';
+import type { MessageData, ReplyAdjustments, SessionEvent, ToolCall, ToolGroupLoadSource } from '../events/session-events';
 
 /** One event of the stream as a person reads it in an audit. */
 export interface AuditEventLine {
@@ -221,8 +221,9 @@ function messageSummary(message: MessageData): string {
     case 'assistant': {
       const text = oneLine(message.text, TEXT_LIMIT);
       const calls = message.toolCalls.map(callSummary).join(', ');
-      if (calls === '') return `assistant: ${text}`;
-      return text === '' ? `assistant → ${calls}` : `assistant: ${text} → ${calls}`;
+      const notes = adjustmentNotes(message.adjustments);
+      if (calls === '') return `assistant: ${text}${notes}`;
+      return (text === '' ? `assistant → ${calls}` : `assistant: ${text} → ${calls}`) + notes;
     }
     case 'tool': {
       const took = `(${message.durationMs} ms)`;
@@ -230,6 +231,24 @@ function messageSummary(message: MessageData): string {
       return `tool ${message.toolName} error ${message.errorType}: ${oneLine(message.message, TEXT_LIMIT)} ${took}`;
     }
   }
+}
+
+/** What the server changed in the model's reply to record it, so the audit never hides it. */
+function adjustmentNotes(adjustments: ReplyAdjustments | undefined): string {
+  if (!adjustments) return '';
+  const notes: string[] = [];
+  for (const r of adjustments.renamedCalls ?? []) {
+    notes.push(r.originalCallId === '' ? `call without id named ${r.callId}` : `repeated call id ${r.originalCallId} renamed ${r.callId}`);
+  }
+  for (const callId of adjustments.unnamedCalls ?? []) notes.push(`call ${callId} had no tool name`);
+  const cut = adjustments.cut;
+  if (cut) {
+    const parts = [`text ${cut.keptTextBytes} of ${cut.textBytes} bytes kept`];
+    if (cut.argumentsCut.length > 0) parts.push(`arguments of ${cut.argumentsCut.join(', ')} not kept`);
+    if (cut.providerMetadataDropped) parts.push('provider state dropped');
+    notes.push(`reply over the ${cut.limitBytes}-byte record limit: ${parts.join(', ')}`);
+  }
+  return notes.length === 0 ? '' : ` [${notes.join('; ')}]`;
 }
 
 /** The call id is shown because load lines name the call that loaded a group. */

@@ -37,7 +37,7 @@ function isMessage(d: Record<string, unknown>): boolean {
   if (!str(d.messageId) || (d.role !== 'tool' && typeof d.text !== 'string')) return false;
   switch (d.role) {
     case 'user':
-      return true;
+      return (d.turnId === undefined || str(d.turnId)) && (d.host === undefined || isHost(d.host));
     case 'assistant':
       return Array.isArray(d.toolCalls) && d.toolCalls.every(isToolCall);
     case 'tool':
@@ -54,6 +54,11 @@ function isMessage(d: Record<string, unknown>): boolean {
 function isToolCall(c: unknown): c is ToolCall {
   const call = c as Record<string, unknown> | null;
   return call !== null && typeof call === 'object' && str(call.callId) && str(call.toolName) && typeof call.arguments === 'object';
+}
+
+function isHost(h: unknown): boolean {
+  const host = h as Record<string, unknown> | null;
+  return host !== null && typeof host === 'object' && str(host.replicaId) && str(host.processId);
 }
 
 function isSource(s: unknown): boolean {

@@ -12,10 +12,50 @@ export interface ToolCall {
 
 export type ToolCallStatus = 'success' | 'error';
 
+/**
+ * The server process that runs a turn. A replica runs one process at a time, so a turn recorded
+ * by this replica's id that is not running in this process was cut off (docs/events.md).
+ */
+export interface TurnHost {
+  /** Stable per replica (ONECLAW_REPLICA_ID, default the host name). */
+  readonly replicaId: string;
+  /** New at every process start. */
+  readonly processId: string;
+}
+
 export interface UserMessageData {
   readonly messageId: string;
   readonly role: 'user';
   readonly text: string;
+  /** The turn this message opens (absent in streams recorded before turns were tracked). */
+  readonly turnId?: string;
+  /** Who runs the turn; absent in older streams. */
+  readonly host?: TurnHost;
+}
+
+/**
+ * What the server changed in a model reply before recording it: the model is untrusted input,
+ * and a malformed or huge reply is recorded (and answered) rather than failing the turn.
+ */
+export interface ReplyAdjustments {
+  /** Calls whose id was missing or already used in the reply; `originalCallId` is what the model sent ('' for none). */
+  readonly renamedCalls?: readonly { readonly callId: string; readonly originalCallId: string }[];
+  /** Calls the model sent without a tool name; they are recorded under `MISSING_TOOL_NAME` and answered `tool_not_found`. */
+  readonly unnamedCalls?: readonly string[];
+  /** The reply was over the append limit: what was cut to record it. */
+  readonly cut?: ReplyCut;
+}
+
+export interface ReplyCut {
+  /** The size limit the recorded event had to fit (bytes of JSON). */
+  readonly limitBytes: number;
+  /** Bytes (UTF-8) of the reply text as the model sent it, and as recorded. */
+  readonly textBytes: number;
+  readonly keptTextBytes: number;
+  /** Calls whose arguments were replaced by a marker (they ran with the full arguments). */
+  readonly argumentsCut: readonly string[];
+  /** The provider state (thinking blocks, signatures) was dropped. */
+  readonly providerMetadataDropped: boolean;
 }
 
 export interface AssistantMessageData {
@@ -29,6 +69,8 @@ export interface AssistantMessageData {
    * replayed or restarted session rebuilds the same request. Never holds secrets.
    */
   readonly providerMetadata?: { readonly provider: string; readonly data: unknown };
+  /** Present only when the server had to change the reply to record it. */
+  readonly adjustments?: ReplyAdjustments;
 }
 
 interface ToolResultBase {
@@ -88,7 +130,7 @@ export type TurnStopReason =
   | 'cancelled' // CancelTurn, or the client went away
   | 'loop_breaker' // the same call kept failing
   | 'provider_error' // the LLM API failed after bounded retries
-  | 'interrupted'; // the server stopped mid-turn; recorded when the session is next used
+  | 'interrupted'; // the server stopped mid-turn; recorded at the next start or before the session's next turn
 
 export const TURN_STOP_REASONS: readonly TurnStopReason[] = ['completed', 'round_cap', 'cancelled', 'loop_breaker', 'provider_error', 'interrupted'];
 

@@ -40,7 +40,23 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
     case 'RecordUserMessage':
       requireText('messageId', command.messageId);
       requireString('text', command.text);
-      return [{ type: 'MessageSent', data: { messageId: command.messageId, role: 'user', text: command.text } }];
+      if (command.turnId !== undefined) requireText('turnId', command.turnId);
+      if (command.host !== undefined) {
+        requireText('host.replicaId', command.host.replicaId);
+        requireText('host.processId', command.host.processId);
+      }
+      return [
+        {
+          type: 'MessageSent',
+          data: {
+            messageId: command.messageId,
+            role: 'user',
+            text: command.text,
+            ...(command.turnId !== undefined ? { turnId: command.turnId } : {}),
+            ...(command.host ? { host: { replicaId: command.host.replicaId, processId: command.host.processId } } : {}),
+          },
+        },
+      ];
 
     case 'RecordAssistantMessage': {
       requireText('messageId', command.messageId);
@@ -63,6 +79,7 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
             text: command.text,
             toolCalls: command.toolCalls ?? [],
             ...(command.providerMetadata ? { providerMetadata: command.providerMetadata } : {}),
+            ...(command.adjustments ? { adjustments: command.adjustments } : {}),
           },
         },
       ];
@@ -148,11 +165,46 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
         },
       ];
 
+    case 'InterruptTurn':
+      requireText('turnId', command.turnId);
+      return interruptDrafts(command.turnId, command.detail, state);
+
     default: {
       const unknown: never = command;
       throw sessionErrors.invalidCommand(`Unknown command type '${(unknown as { type?: string }).type}'.`);
     }
   }
+}
+
+const INTERRUPTED_CALL_MESSAGE = 'The server stopped before this call finished; it may or may not have run. Check before repeating it.';
+
+/**
+ * The open turn's calls without a result get an `interrupted` error (providers refuse a history
+ * with an unanswered call), then the turn is closed. Calls left pending with no open turn (a
+ * stream from before turns were tracked) are answered too. Ids derive from the cut-off turn, so
+ * every replica that closes it decides the same events.
+ */
+function interruptDrafts(turnId: string, detail: string, state: SessionState): EventDraft[] {
+  const turn = state.openTurn;
+  const closing = turn !== null && turn.turnId === turnId;
+  if (!closing && (turn !== null || state.pendingToolCalls.size === 0)) return [];
+  const drafts: EventDraft[] = [...state.pendingToolCalls.values()].map((call) => ({
+    type: 'MessageSent',
+    data: {
+      messageId: `${turnId}-interrupted-${call.callId}`,
+      role: 'tool',
+      callId: call.callId,
+      toolName: call.toolName,
+      durationMs: 0,
+      status: 'error',
+      errorType: 'interrupted',
+      message: INTERRUPTED_CALL_MESSAGE,
+    },
+  }));
+  if (closing) {
+    drafts.push({ type: 'TurnFinished', data: { reason: 'interrupted', detail, rounds: turn.rounds, usage: { inputTokens: 0, outputTokens: 0 } } });
+  }
+  return drafts;
 }
 
 function stamp(drafts: EventDraft[], ctx: DecideContext): SessionEvent[] {

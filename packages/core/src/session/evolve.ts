@@ -1,7 +1,7 @@
-import type { EventEnvelope, RecordedEvent } from '../events/event-envelope';
+import type { EventEnvelope, EventMetadata, RecordedEvent } from '../events/event-envelope';
 import { asSessionEvent } from '../events/session-event-guards';
-import type { MessageData, ToolCall } from '../events/session-events';
-import { initialSessionState, isGroupLoaded, type LoadedGroup, type SessionState } from './session-state';
+import type { MessageData, ToolCall, UserMessageData } from '../events/session-events';
+import { initialSessionState, isGroupLoaded, type LoadedGroup, type OpenTurn, type SessionState } from './session-state';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -64,6 +64,8 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
     draft.skippedEvents++;
     return;
   }
+  const at = occurredAtOf(event.metadata);
+  if (draft.openTurn && at) draft.openTurn = { ...draft.openTurn, lastEventAt: at };
   switch (event.type) {
     case 'SessionStarted':
       draft.status = 'active';
@@ -74,6 +76,8 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
     case 'MessageSent': {
       const message = event.data;
       draft.messages.push(message);
+      // Older streams have no turnId: the turn runner always used the turn id as correlation id.
+      if (message.role === 'user') draft.openTurn = openTurnOf(message, event.metadata);
       if (message.role === 'assistant') for (const call of message.toolCalls) draft.pendingToolCalls.set(call.callId, call);
       if (message.role === 'tool') draft.pendingToolCalls.delete(message.callId);
       return;
@@ -98,9 +102,27 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       return;
     case 'ModelRequested':
       draft.modelRequestCount++;
+      if (draft.openTurn) draft.openTurn = { ...draft.openTurn, rounds: draft.openTurn.rounds + 1 };
       return;
     case 'TurnFinished':
-      // The conversation already holds everything the turn said; the stop is for audit and the UI.
+      // The conversation already holds everything the turn said; the stop closes the turn.
+      draft.openTurn = null;
       return;
   }
+}
+
+function openTurnOf(message: UserMessageData, metadata: EventMetadata | undefined): OpenTurn {
+  const at = occurredAtOf(metadata) ?? '';
+  return {
+    turnId: message.turnId ?? (typeof metadata?.correlationId === 'string' && metadata.correlationId ? metadata.correlationId : message.messageId),
+    startedAt: at,
+    ...(message.host ? { host: message.host } : {}),
+    lastEventAt: at,
+    rounds: 0,
+  };
+}
+
+/** Metadata is the store's, but evolve is total: a malformed one must not throw. */
+function occurredAtOf(metadata: EventMetadata | undefined): string | undefined {
+  return typeof metadata?.occurredAt === 'string' ? metadata.occurredAt : undefined;
 }

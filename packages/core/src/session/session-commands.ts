@@ -1,4 +1,4 @@
-import type { ToolCall, ToolGroupLoadSource, TurnStopReason } from '../events/session-events';
+import type { ReplyAdjustments, ToolCall, ToolGroupLoadSource, TurnHost, TurnStopReason } from '../events/session-events';
 
 export interface StartSession {
   readonly type: 'StartSession';
@@ -10,6 +10,9 @@ export interface RecordUserMessage {
   readonly type: 'RecordUserMessage';
   readonly messageId: string;
   readonly text: string;
+  /** The turn the message opens, and who runs it: how a cut-off turn is found and closed. */
+  readonly turnId?: string;
+  readonly host?: TurnHost;
 }
 
 export interface RecordAssistantMessage {
@@ -18,6 +21,7 @@ export interface RecordAssistantMessage {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
   readonly providerMetadata?: { readonly provider: string; readonly data: unknown };
+  readonly adjustments?: ReplyAdjustments;
 }
 
 export type RecordToolResult = {
@@ -63,6 +67,18 @@ export interface RecordTurnFinished {
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
 }
 
+/**
+ * Closes a turn that was cut off (server killed, append failed): an `interrupted` error result
+ * for each call left without one, then `TurnFinished{interrupted}`, in one append. Records
+ * nothing when that turn is no longer open, so replicas racing to close it write it once.
+ */
+export interface InterruptTurn {
+  readonly type: 'InterruptTurn';
+  readonly turnId: string;
+  /** Plain words for the user: why the turn is taken as cut off. */
+  readonly detail: string;
+}
+
 export type SessionCommand =
   | StartSession
   | RecordUserMessage
@@ -72,4 +88,5 @@ export type SessionCommand =
   | UnloadToolGroup
   | ClearSession
   | RecordModelRequest
-  | RecordTurnFinished;
+  | RecordTurnFinished
+  | InterruptTurn;

@@ -1,4 +1,4 @@
-import type { MessageData, ToolCall, ToolGroupLoadSource } from '../events/session-events';
+import type { MessageData, ToolCall, ToolGroupLoadSource, TurnHost } from '../events/session-events';
 
 export interface LoadedGroup {
   readonly groupName: string;
@@ -6,6 +6,18 @@ export interface LoadedGroup {
   readonly toolNamesAtLoad: readonly string[];
   readonly source: ToolGroupLoadSource;
   readonly loadedAt: string;
+}
+
+/** A turn that started (its user message is recorded) and has no `TurnFinished` yet. */
+export interface OpenTurn {
+  readonly turnId: string;
+  readonly startedAt: string;
+  /** Absent for turns recorded before hosts were (their runner is unknown). */
+  readonly host?: TurnHost;
+  /** `occurredAt` of the stream's last event since the turn started: how long it has been silent. */
+  readonly lastEventAt: string;
+  /** Model requests made in the turn so far (the `rounds` an interruption records). */
+  readonly rounds: number;
 }
 
 /**
@@ -22,6 +34,11 @@ export interface SessionState {
   readonly loadedGroups: readonly LoadedGroup[];
   /** Tool calls of the conversation that have no result yet, by call id. */
   readonly pendingToolCalls: ReadonlyMap<string, ToolCall>;
+  /**
+   * The turn in progress, or cut off: a user message with no `TurnFinished` after it. A clear
+   * does not end it (the turn that cleared, or runs on, still records its stop).
+   */
+  readonly openTurn: OpenTurn | null;
   /** Model requests over the whole stream (clearing does not reset it: audit numbering). */
   readonly modelRequestCount: number;
   readonly clearCount: number;
@@ -39,6 +56,7 @@ export const initialSessionState: SessionState = Object.freeze({
   messages: [],
   loadedGroups: [],
   pendingToolCalls: new Map(),
+  openTurn: null,
   modelRequestCount: 0,
   clearCount: 0,
   skippedEvents: 0,

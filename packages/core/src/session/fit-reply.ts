@@ -1,0 +1,98 @@
+import type { ReplyCut, ToolCall } from '../events/session-events';
+
+/** The parts of an assistant message that can be large. */
+export interface ReplyParts {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly providerMetadata?: { readonly provider: string; readonly data: unknown };
+}
+
+export interface FittedReply {
+  readonly reply: ReplyParts;
+  /** Undefined when the reply fitted as it was. */
+  readonly cut?: ReplyCut;
+}
+
+/** What recorded arguments become when they are too large to keep; providers need an object back. */
+export function cutArgumentsMarker(bytes: number): Readonly<Record<string, unknown>> {
+  return { _cut: `These arguments (${bytes} bytes) were over the record size limit and are not kept; the tool ran with them in full.` };
+}
+
+/**
+ * Makes a model reply fit one event of at most `limitBytes` of JSON (the store refuses larger
+ * appends), instead of failing the turn. In order, until it fits: the largest tool-call
+ * arguments are replaced by a marker while arguments take more than half the budget; provider
+ * state is dropped while it takes more than a quarter; the text is cut, with a note saying so;
+ * then every argument and the provider state go. The text's start, the calls and their ids
+ * are always kept: the tools run with the full arguments and every call gets its result.
+ */
+export function fitReply(reply: ReplyParts, limitBytes: number): FittedReply {
+  if (jsonBytes(reply) <= limitBytes) return { reply };
+  const textBytes = utf8Bytes(reply.text);
+  const calls = [...reply.toolCalls];
+  const argumentsCut: string[] = [];
+  const cutArguments = (index: number): void => {
+    const call = calls[index] as ToolCall;
+    if (argumentsCut.includes(call.callId)) return;
+    calls[index] = { ...call, arguments: cutArgumentsMarker(jsonBytes(call.arguments)) };
+    argumentsCut.push(call.callId);
+  };
+  const bySize = calls.map((c, i) => ({ i, bytes: jsonBytes(c.arguments) })).sort((a, b) => b.bytes - a.bytes);
+  for (const { i } of bySize) {
+    if (jsonBytes(calls) <= limitBytes / 2) break;
+    cutArguments(i);
+  }
+  let providerMetadata = reply.providerMetadata;
+  if (providerMetadata && jsonBytes(providerMetadata) > limitBytes / 4) providerMetadata = undefined;
+
+  let text = reply.text;
+  const build = (): ReplyParts => ({ text, toolCalls: calls, ...(providerMetadata ? { providerMetadata } : {}) });
+  if (jsonBytes(build()) > limitBytes) text = cutText(reply.text, limitBytes - jsonBytes({ ...build(), text: '' }));
+  if (jsonBytes(build()) > limitBytes) {
+    calls.forEach((_, i) => cutArguments(i));
+    providerMetadata = undefined;
+    text = cutText(reply.text, limitBytes - jsonBytes({ ...build(), text: '' }));
+  }
+  return {
+    reply: build(),
+    cut: {
+      limitBytes,
+      textBytes,
+      keptTextBytes: utf8Bytes(text),
+      argumentsCut,
+      providerMetadataDropped: reply.providerMetadata !== undefined && providerMetadata === undefined,
+    },
+  };
+}
+
+/**
+ * The longest start of `text` that, with a note saying it was cut, takes at most `budget` bytes
+ * as a JSON string. Never splits a surrogate pair. Empty when not even the note fits.
+ */
+function cutText(text: string, budget: number): string {
+  const note = (kept: number) => `\n\n[OneClaw: the reply was cut here to fit the record size limit; ${kept} of ${utf8Bytes(text)} bytes kept.]`;
+  const fits = (end: number) => jsonBytes(text.slice(0, end) + note(utf8Bytes(text.slice(0, end)))) <= budget;
+  if (!fits(0)) return '';
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  let end = low;
+  const last = text.charCodeAt(end - 1);
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  const kept = text.slice(0, end);
+  return kept + note(utf8Bytes(kept));
+}
+
+const encoder = new TextEncoder();
+
+function utf8Bytes(text: string): number {
+  return encoder.encode(text).length;
+}
+
+function jsonBytes(value: unknown): number {
+  return utf8Bytes(JSON.stringify(value) ?? '');
+}
