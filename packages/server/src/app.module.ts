@@ -60,6 +60,9 @@ import { SessionRepository } from './sessions/session-repository';
 import { SessionViews } from './sessions/session-views';
 import { EVENT_STORE, LOGGER, SERVER_CONFIG } from './tokens';
 import { ToolRuntime } from './tools/tool-runtime';
+import { CutOffTurns } from './turns/cut-off-turns';
+import { CutOffTurnsLifecycle } from './turns/cut-off-turns-lifecycle';
+import { ServerIdentity } from './turns/server-identity';
 import { TurnRegistry } from './turns/turn-registry';
 import { TurnRunner } from './turns/turn-runner';
 
@@ -213,10 +216,26 @@ export class AppModule {
           inject: [EVENT_STORE, ToolRuntime],
           useFactory: (store: EventStore, tools: ToolRuntime) => new SessionRepository(store, tools.registry),
         },
+        { provide: ServerIdentity, useFactory: () => new ServerIdentity(config.replicaId, config.turnSilenceLimitMs) },
+        {
+          provide: CutOffTurns,
+          inject: [EVENT_STORE, SessionRepository, TurnRegistry, ServerIdentity],
+          useFactory: (store: EventStore, sessions: SessionRepository, turns: TurnRegistry, identity: ServerIdentity) =>
+            new CutOffTurns({ store, sessions, turns, identity, log: (level, message) => options.logger[level]({ component: 'turns' }, message) }),
+        },
         {
           provide: TurnRunner,
-          inject: [SessionRepository, ToolRuntime, AgentDirectory, TurnRegistry, SecretRedactor, ConfigServices],
-          useFactory: (sessions: SessionRepository, tools: ToolRuntime, agents: AgentDirectory, turns: TurnRegistry, redactor: SecretRedactor, configServices: ConfigServices) =>
+          inject: [SessionRepository, ToolRuntime, AgentDirectory, TurnRegistry, SecretRedactor, ConfigServices, CutOffTurns, ServerIdentity],
+          useFactory: (
+            sessions: SessionRepository,
+            tools: ToolRuntime,
+            agents: AgentDirectory,
+            turns: TurnRegistry,
+            redactor: SecretRedactor,
+            configServices: ConfigServices,
+            cutOffTurns: CutOffTurns,
+            identity: ServerIdentity,
+          ) =>
             new TurnRunner({
               sessions,
               tools,
@@ -225,11 +244,15 @@ export class AppModule {
               redactor,
               models: configServices.models,
               toolEnv: () => configServices.envVars.toolEnv(),
+              cutOffTurns,
+              identity,
+              maxAppendBytes: config.maxAppendBytes,
             }),
         },
         SessionViews,
         SessionIndex,
         Lifecycle,
+        CutOffTurnsLifecycle,
         ConfigLifecycle,
         ScheduledTasksLifecycle,
         ...commandHandlers,

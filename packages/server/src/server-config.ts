@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { OneClawError } from '@oneclaw/core';
 
@@ -26,6 +27,17 @@ export interface ServerConfig {
   readonly bodyLimitBytes: number;
   /** Largest single append to the event store. */
   readonly maxAppendBytes: number;
+  /**
+   * This replica's name (ONECLAW_REPLICA_ID, default the host name), recorded on every turn it
+   * runs. A replica runs one process at a time: its turns that are open at its next start were
+   * cut off and are closed then. Give replicas that share a store distinct names.
+   */
+  readonly replicaId: string;
+  /**
+   * How long another replica's open turn may stay silent before it is taken as cut off
+   * (ONECLAW_TURN_SILENCE_MINUTES, default 30): longer than a model request or a tool call may take.
+   */
+  readonly turnSilenceLimitMs: number;
   /** Fixed API token (ONECLAW_API_TOKEN); otherwise one is generated into the data directory. */
   readonly apiToken?: string;
   /** Use KurrentDB instead of the embedded SQLite store. */
@@ -98,6 +110,8 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     port: intFrom(env, 'PORT', 3000, 0, 65535),
     bodyLimitBytes: intFrom(env, 'ONECLAW_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxAppendBytes: intFrom(env, 'ONECLAW_MAX_APPEND_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    replicaId: text(env.ONECLAW_REPLICA_ID) ?? os.hostname(),
+    turnSilenceLimitMs: intFrom(env, 'ONECLAW_TURN_SILENCE_MINUTES', 30, 1, 7 * 24 * 60) * 60_000,
     ...optional('apiToken', text(env.ONECLAW_API_TOKEN)),
     ...optional('kurrentDbConnectionString', text(env.ONECLAW_KURRENTDB_CONNECTION_STRING)),
     ...optional('provider', providerFrom(env)),

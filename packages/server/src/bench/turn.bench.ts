@@ -34,6 +34,8 @@ import { dataPaths } from '../tools/data-paths';
 import { ScheduledTaskService } from '../scheduled-tasks/scheduled-task-service';
 import { ToolRuntime } from '../tools/tool-runtime';
 import { TurnRegistry } from '../turns/turn-registry';
+import { CutOffTurns } from '../turns/cut-off-turns';
+import { ServerIdentity } from '../turns/server-identity';
 import { TurnRunner } from '../turns/turn-runner';
 import { INSTANT_TEXT, startInstantModel, type InstantModel } from './instant-model';
 import { instrument, PartClock, PARTS, summarize, timedEventStore, type Part, type PartTimes, type Summary } from './part-clock';
@@ -183,15 +185,21 @@ async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: Pa
   const scheduledTasks = new ScheduledTaskService({ store, timeZone: () => config.timeZone });
   const tools = ToolRuntime.start(config, { store, watchUserTools: false, config: configServices, scheduledTasks, ...(inProcess ? { runner: inProcess.runner } : {}) });
   await configServices.start(tools.registry);
-  const sessions = new SessionRepository(timedEventStore(store, clock), tools.registry);
+  const timedStore = timedEventStore(store, clock);
+  const sessions = new SessionRepository(timedStore, tools.registry);
+  const turns = new TurnRegistry();
+  const identity = new ServerIdentity(config.replicaId, config.turnSilenceLimitMs);
   const runner = new TurnRunner({
     sessions,
     tools,
     agents: configServices.agents,
-    turns: new TurnRegistry(),
+    turns,
     redactor,
     models: configServices.models,
     toolEnv: () => configServices.envVars.toolEnv(),
+    cutOffTurns: new CutOffTurns({ store: timedStore, sessions, turns, identity }),
+    identity,
+    maxAppendBytes: config.maxAppendBytes,
   });
   const start = (sessionId: string) => sessions.record(sessionId, { type: 'StartSession', sessionId, agentId: DEFAULT_AGENT_ID }, { commandId: `start-${sessionId}` });
   const turn = async (sessionId: string): Promise<number> => {

@@ -49,6 +49,12 @@ export interface TaskChanges {
   readonly enabled?: boolean;
 }
 
+/** A run's session as `finishCutOffRuns` needs it: is its turn open, and how did the last one end. */
+export interface RunTurnState {
+  readonly open: boolean;
+  readonly lastStop?: { readonly reason: string; readonly detail: string };
+}
+
 /** Turn stop reasons of a run that did what it was asked. */
 const SUCCEEDED = new Set(['completed', 'cleared']);
 
@@ -169,6 +175,45 @@ export class ScheduledTaskService {
     const started: StartedRun = { taskId, runId, sessionId: runId, late, alreadyStarted: false };
     this.launch(recorded.state.tasks.get(taskId) as ScheduledTask, started);
     return started;
+  }
+
+  /**
+   * At start-up, before the scheduler: finishes the runs recorded as started that no process
+   * finished (the server was killed mid-run). Their sessions' cut-off turns were closed first,
+   * so a run whose turn has ended is recorded with how it ended (`interrupted` for a cut-off
+   * one). A run whose turn is still open runs on another replica and is left to it. A run with
+   * no turn at all is taken as cut off once it is older than `silenceLimitMs` (who started it is
+   * not recorded; the window between the start record and the turn's first event is short).
+   */
+  async finishCutOffRuns(turnOf: (sessionId: string) => Promise<RunTurnState>, silenceLimitMs: number): Promise<readonly string[]> {
+    const { state } = await this.repository.load();
+    const finished: string[] = [];
+    for (const task of state.tasks.values()) {
+      for (const run of task.runs) {
+        if (run.status !== 'running' || this.running.has(run.runId)) continue;
+        const turn = await turnOf(run.sessionId);
+        if (turn.open) continue;
+        let finish = turn.lastStop;
+        if (!finish) {
+          if (this.now().getTime() - Date.parse(run.startedAt) < silenceLimitMs) continue;
+          finish = { reason: 'interrupted', detail: 'The server stopped before the run started its turn.' };
+        }
+        await this.repository.record(
+          {
+            type: 'FinishTaskRun',
+            taskId: task.taskId,
+            runId: run.runId,
+            outcome: SUCCEEDED.has(finish.reason) ? 'succeeded' : 'failed',
+            reason: finish.reason,
+            detail: this.redact(finish.detail),
+          },
+          { commandId: `${run.runId}:finish` },
+        );
+        finished.push(run.runId);
+        this.log('info', `scheduled task ${task.taskId} run ${run.runId} was cut off; recorded as ${finish.reason}`);
+      }
+    }
+    return finished;
   }
 
   /** When the task runs next by itself, from now. */

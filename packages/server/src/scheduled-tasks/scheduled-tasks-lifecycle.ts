@@ -1,8 +1,12 @@
-import { Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { asSessionEvent } from '@oneclaw/core';
 import { AgentDirectory } from '../agents/agent-directory';
 import { SessionRepository } from '../sessions/session-repository';
+import type { Logger } from '../logging/logger';
+import { LOGGER } from '../tokens';
+import { ServerIdentity } from '../turns/server-identity';
 import { TurnRunner } from '../turns/turn-runner';
-import { ScheduledTaskService } from './scheduled-task-service';
+import { ScheduledTaskService, type RunTurnState } from './scheduled-task-service';
 import { TaskScheduler } from './task-scheduler';
 import { TurnRunLauncher } from './turn-run-launcher';
 
@@ -19,10 +23,17 @@ export class ScheduledTasksLifecycle implements OnApplicationBootstrap, BeforeAp
     private readonly sessions: SessionRepository,
     private readonly runner: TurnRunner,
     private readonly agents: AgentDirectory,
+    private readonly identity: ServerIdentity,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     this.service.attach(new TurnRunLauncher(this.sessions, this.runner, this.agents));
+    // Cut-off turns were closed at module init (CutOffTurnsLifecycle); the runs they belonged to
+    // are finished now, before the scheduler can start new ones.
+    await this.service.finishCutOffRuns((sessionId) => runTurnState(this.sessions, sessionId), this.identity.silenceLimitMs).catch((error: unknown) => {
+      this.logger.warn({ component: 'scheduled-tasks' }, `could not finish cut-off runs: ${(error as Error)?.message ?? String(error)}`);
+    });
     await this.scheduler.start();
   }
 
@@ -30,4 +41,16 @@ export class ScheduledTasksLifecycle implements OnApplicationBootstrap, BeforeAp
     await this.scheduler.stop();
     await this.service.stop();
   }
+}
+
+/** Whether the run's session has an open turn, and how its last finished turn ended. */
+async function runTurnState(sessions: SessionRepository, sessionId: string): Promise<RunTurnState> {
+  const session = await sessions.load(sessionId);
+  if (session.state.openTurn) return { open: true };
+  const events = await sessions.events(sessionId);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = asSessionEvent(events[i] as (typeof events)[number]);
+    if (event?.type === 'TurnFinished') return { open: false, lastStop: { reason: event.data.reason, detail: event.data.detail } };
+  }
+  return { open: false };
 }

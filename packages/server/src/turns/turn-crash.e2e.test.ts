@@ -1,41 +1,21 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { replay, type RecordedEvent } from '@oneclaw/core';
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
 import { fakeReply } from '../testing/fake-model/fake-reply';
+import { callServer, ServerProcess, waitFor } from '../testing/server-process';
 
-// The server runs as a real child process from the TypeScript source (swc require hook), and is
-// killed with SIGKILL in the middle of a tool call: nothing gets to run on the way out.
-const LOADER = path.resolve(__dirname, '../../../../scripts/register-typescript.js');
-const MAIN = path.resolve(__dirname, '../main.ts');
+// Real server processes from the TypeScript source, killed with SIGKILL mid-turn: nothing gets
+// to run on the way out. Each start compiles the server (swc): the timeouts allow for it.
 const TOKEN = 'crash-test-token-0123456789';
 const KEY = 'sk-ant-crash-test-key-000';
 
-class ServerProcess {
-  private output = '';
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly exited: Promise<unknown>;
-
-  constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['-r', LOADER, MAIN], { env: { ...process.env, ...env } });
-    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
-    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
-    this.exited = new Promise((resolve) => this.child.on('close', resolve));
-  }
-
-  async url(): Promise<string> {
-    for (let i = 0; i < 600; i++) {
-      const match = /listening on (http:\/\/\S+)/.exec(this.output);
-      if (match) return match[1] as string;
-      if (this.child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`server did not start:\n${this.output.slice(-2000)}`);
-  }
-}
+type Data = { role?: string; errorType?: string; reason?: string; turnId?: string; detail?: string; rounds?: number };
+const data = (e: RecordedEvent) => e.data as Data;
+/** [type, errorType | reason | role] per event: a readable shape of a stream's tail. */
+const shape = (events: readonly RecordedEvent[]) => events.map((e) => [e.type, data(e).errorType ?? data(e).reason ?? data(e).role]);
 
 describe('a server killed with SIGKILL mid-turn (fake Anthropic model)', () => {
   let dataDir: string;
@@ -43,14 +23,27 @@ describe('a server killed with SIGKILL mid-turn (fake Anthropic model)', () => {
   const children: ServerProcess[] = [];
 
   afterEach(async () => {
-    for (const c of children) c.child.kill('SIGKILL');
-    await Promise.all(children.map((c) => c.exited));
+    await Promise.all(children.splice(0).map((c) => c.kill()));
     await model.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('leaves a stream that replays consistently; the next turn records the unfinished call as interrupted and goes on', async () => {
+  async function setUp(extraEnv: Record<string, string> = {}) {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-turn-crash-'));
+    model = await startFakeModelServer('anthropic', { apiKey: KEY });
+    const env = { ONECLAW_DATA_DIR: dataDir, PORT: '0', ONECLAW_API_TOKEN: TOKEN, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, ONECLAW_LOG: 'warn', ...extraEnv };
+    const start = async (more: Record<string, string> = {}) => {
+      const server = new ServerProcess({ ...env, ...more });
+      children.push(server);
+      return { server, url: await server.url() };
+    };
+    const api = (url: string, method: string, route: string, body?: unknown) => callServer(url, TOKEN, method, route, body);
+    const eventsOf = async (url: string, sessionId: string): Promise<RecordedEvent[]> => (await api(url, 'GET', `/api/sessions/${sessionId}/events`)).events;
+    return { start, api, eventsOf };
+  }
+
+  it('a tool call cut off is answered as interrupted and its turn closed at the next start, before any new message; the next turn goes on', async () => {
+    const { start, api, eventsOf } = await setUp();
     // A user tool that never returns (until its 60 s timeout): the process dies while it runs.
     mkdirSync(path.join(dataDir, 'tools'));
     writeFileSync(
@@ -58,53 +51,112 @@ describe('a server killed with SIGKILL mid-turn (fake Anthropic model)', () => {
       JSON.stringify({ name: 'spin', description: 'Spins', parameters: { type: 'object', properties: {} }, timeoutSeconds: 60 }),
     );
     writeFileSync(path.join(dataDir, 'tools', 'spin.js'), 'function execute() { for (;;) {} }');
-    model = await startFakeModelServer('anthropic', { apiKey: KEY });
-    const env = { ONECLAW_DATA_DIR: dataDir, PORT: '0', ONECLAW_API_TOKEN: TOKEN, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, ONECLAW_LOG: 'warn' };
-    const api = async (url: string, method: string, route: string, body?: unknown) => {
-      const response = await fetch(url + route, {
-        method,
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return (await response.json()) as any;
-    };
-
-    const first = new ServerProcess(env);
-    children.push(first);
-    const url1 = await first.url();
-    await api(url1, 'POST', '/api/sessions', { sessionId: 'c' });
+    const first = await start();
+    await api(first.url, 'POST', '/api/sessions', { sessionId: 'c' });
     model.enqueue(fakeReply.toolCall('spin', {}, 'Spinning.'));
-    void api(url1, 'POST', '/api/sessions/c/messages', { text: 'spin please' }).catch(() => undefined);
-    // Wait until the call is recorded and running (the assistant message with the call is in the stream).
-    for (let i = 0; i < 400; i++) {
-      const events: RecordedEvent[] = (await api(url1, 'GET', '/api/sessions/c/events')).events;
-      if (events.some((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === 'assistant')) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    first.child.kill('SIGKILL');
-    await first.exited;
+    void api(first.url, 'POST', '/api/sessions/c/messages', { text: 'spin please' }).catch(() => undefined);
+    await waitFor('the spin call to be recorded', async () =>
+      (await eventsOf(first.url, 'c')).some((e) => e.type === 'MessageSent' && data(e).role === 'assistant') ? true : undefined,
+    );
+    await first.server.kill();
 
-    const second = new ServerProcess(env);
-    children.push(second);
-    const url2 = await second.url();
-    const afterCrash: RecordedEvent[] = (await api(url2, 'GET', '/api/sessions/c/events')).events;
-    expect(afterCrash.map((e) => e.revision)).toEqual(afterCrash.map((_, i) => i));
-    const state = replay(afterCrash);
-    expect(state.skippedEvents).toBe(0);
-    expect([...state.pendingToolCalls.values()].map((c) => c.toolName)).toEqual(['spin']);
-    expect(afterCrash.some((e) => e.type === 'TurnFinished')).toBe(false);
-
-    model.enqueue(fakeReply.text('Sorry, that tool was cut off.'));
-    const turn = await api(url2, 'POST', '/api/sessions/c/messages', { text: 'what happened?' });
-    expect(turn.reason).toBe('completed');
-    const events: RecordedEvent[] = (await api(url2, 'GET', '/api/sessions/c/events')).events;
-    const tail = events.slice(afterCrash.length).map((e) => [e.type, (e.data as { role?: string; errorType?: string; reason?: string }).errorType ?? (e.data as { reason?: string }).reason ?? (e.data as { role?: string }).role]);
-    expect(tail.slice(0, 3)).toEqual([
+    const second = await start();
+    const afterRestart = await eventsOf(second.url, 'c');
+    expect(afterRestart.map((e) => e.revision)).toEqual(afterRestart.map((_, i) => i));
+    expect(shape(afterRestart)).toEqual([
+      ['SessionStarted', undefined],
+      ['MessageSent', 'user'],
+      ['ModelRequested', undefined],
+      ['MessageSent', 'assistant'],
       ['MessageSent', 'interrupted'],
       ['TurnFinished', 'interrupted'],
-      ['MessageSent', 'user'],
     ]);
-    expect(replay(events).pendingToolCalls.size).toBe(0);
-    // Two server processes compile the whole server from source (swc) at start: allow for it.
-  }, 60_000);
+    const state = replay(afterRestart);
+    expect(state.skippedEvents).toBe(0);
+    expect(state.pendingToolCalls.size).toBe(0);
+    expect(state.openTurn).toBeNull();
+    expect(data(afterRestart.at(-1) as RecordedEvent)).toMatchObject({ rounds: 1, detail: expect.stringContaining('restarted') });
+
+    model.enqueue(fakeReply.text('Sorry, that tool was cut off.'));
+    const turn = await api(second.url, 'POST', '/api/sessions/c/messages', { text: 'what happened?' });
+    expect(turn.reason).toBe('completed');
+    const events = await eventsOf(second.url, 'c');
+    expect(shape(events.slice(afterRestart.length))).toEqual([
+      ['MessageSent', 'user'],
+      ['ModelRequested', undefined],
+      ['MessageSent', 'assistant'],
+      ['TurnFinished', 'completed'],
+    ]);
+    // The provider got a complete history: the cut-off call with its interrupted result.
+    const lastRequest = model.requests.at(-1)?.body as { messages: { content: { type: string; is_error?: boolean }[] }[] };
+    expect(lastRequest.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result')).toEqual([
+      expect.objectContaining({ is_error: true }),
+    ]);
+  }, 90_000);
+
+  it('a turn cut off while the fake model was answering gets TurnFinished{interrupted} at the next start, without another message', async () => {
+    const { start, api, eventsOf } = await setUp();
+    const first = await start();
+    await api(first.url, 'POST', '/api/sessions', { sessionId: 'h' });
+    model.enqueue(fakeReply.hang('I am thinking about '));
+    void api(first.url, 'POST', '/api/sessions/h/messages', { text: 'tell me a long story' }).catch(() => undefined);
+    await waitFor('the model request', async () => (model.requests.length === 1 && (await eventsOf(first.url, 'h')).some((e) => e.type === 'ModelRequested') ? true : undefined));
+    await first.server.kill();
+
+    const second = await start();
+    const events = await eventsOf(second.url, 'h');
+    expect(shape(events)).toEqual([
+      ['SessionStarted', undefined],
+      ['MessageSent', 'user'],
+      ['ModelRequested', undefined],
+      ['TurnFinished', 'interrupted'],
+    ]);
+    const user = events[1] as RecordedEvent;
+    expect(data(events[3] as RecordedEvent)).toMatchObject({ rounds: 1 });
+    expect(events[3]?.metadata.correlationId).toBe(data(user).turnId);
+    expect(replay(events).openTurn).toBeNull();
+  }, 90_000);
+
+  it("a retried request (same Idempotency-Key) after a crash answers duplicate_request and its turn stays closed as interrupted, once", async () => {
+    const { start, eventsOf } = await setUp();
+    const first = await start();
+    const send = (url: string) =>
+      fetch(`${url}/api/sessions/d/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'idempotency-key': 'retry-me-1' },
+        body: JSON.stringify({ text: 'hello?' }),
+      });
+    await callServer(first.url, TOKEN, 'POST', '/api/sessions', { sessionId: 'd' });
+    model.enqueue(fakeReply.hang());
+    void send(first.url).catch(() => undefined);
+    await waitFor('the model request', async () => (model.requests.length === 1 ? true : undefined));
+    await first.server.kill();
+
+    const second = await start();
+    const retry = await send(second.url);
+    expect(retry.status).toBe(409);
+    expect(((await retry.json()) as { code: string }).code).toBe('duplicate_request');
+    const events = await eventsOf(second.url, 'd');
+    expect(events.filter((e) => e.type === 'TurnFinished').map((e) => data(e).reason)).toEqual(['interrupted']);
+    expect(replay(events).openTurn).toBeNull();
+  }, 90_000);
+
+  it("another replica's open turn is left alone at start-up and refuses a new message; that replica's own restart closes it", async () => {
+    const { start, api, eventsOf } = await setUp();
+    const b = await start({ ONECLAW_REPLICA_ID: 'replica-b' });
+    await api(b.url, 'POST', '/api/sessions', { sessionId: 'r' });
+    model.enqueue(fakeReply.hang());
+    void api(b.url, 'POST', '/api/sessions/r/messages', { text: 'hi' }).catch(() => undefined);
+    await waitFor('the model request', async () => (model.requests.length === 1 ? true : undefined));
+    await b.server.kill();
+
+    const a = await start({ ONECLAW_REPLICA_ID: 'replica-a' });
+    expect((await eventsOf(a.url, 'r')).some((e) => e.type === 'TurnFinished')).toBe(false);
+    const refused = await api(a.url, 'POST', '/api/sessions/r/messages', { text: 'are you there?' });
+    expect(refused).toMatchObject({ code: 'turn_in_progress', detail: expect.stringContaining("replica 'replica-b'") });
+    await a.server.kill();
+
+    const bAgain = await start({ ONECLAW_REPLICA_ID: 'replica-b' });
+    expect(shape(await eventsOf(bAgain.url, 'r')).slice(-1)).toEqual([['TurnFinished', 'interrupted']]);
+  }, 120_000);
 });

@@ -40,6 +40,11 @@ export class TurnRegistry {
     return true;
   }
 
+  /** The id of the turn running on this server for the session, if any. */
+  runningTurnId(sessionId: string): string | undefined {
+    return this.running.get(sessionId)?.turnId;
+  }
+
   isRunning(sessionId: string): boolean {
     return this.running.has(sessionId);
   }

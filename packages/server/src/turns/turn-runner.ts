@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { activeToolSet, OneClawError, SessionRuleError, type SessionCommand, type ToolCall, type TurnStopReason } from '@oneclaw/core';
+import {
+  activeToolSet,
+  fitReply,
+  OneClawError,
+  SessionRuleError,
+  uniqueCallIds,
+  type ReplyAdjustments,
+  type SessionCommand,
+  type TurnStopReason,
+} from '@oneclaw/core';
 import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw/tool-registry';
 import type { Agent, AgentDirectory } from '../agents/agent-directory';
 import type { ModelResolver, ResolvedModel } from '../config/model-resolver';
@@ -8,6 +17,8 @@ import type { SecretRedactor } from '../security/secret-redactor';
 import type { Recorded, SessionRepository, SessionSnapshot } from '../sessions/session-repository';
 import type { ToolRuntime } from '../tools/tool-runtime';
 import { toChatMessages } from './conversation';
+import type { CutOffTurns } from './cut-off-turns';
+import type { ServerIdentity } from './server-identity';
 import { ignoreUpdates, type TurnObserver } from './turn-observer';
 import type { TurnRegistry } from './turn-registry';
 import { redactWriteOnly } from './write-only-arguments';
@@ -46,11 +57,19 @@ export interface TurnRunnerDeps {
   readonly models: ModelResolver;
   /** Values tools read as `_env`, as they are now (never recorded: results are redacted by value). */
   readonly toolEnv: () => Readonly<Record<string, string>>;
+  /** Closes the session's earlier turn when it was cut off, before a new one starts. */
+  readonly cutOffTurns: CutOffTurns;
+  /** Recorded on each turn's user message: which replica and process runs it. */
+  readonly identity: ServerIdentity;
+  /** The store's append limit: a model reply is fitted to it rather than failing the turn. */
+  readonly maxAppendBytes: number;
 }
 
 export const CLEAR_COMMAND = '/clear';
 const PREVIEW_CHARS = 300;
 const ZERO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
+/** Room left in an append for the message's id, role, metadata and the cut note itself. */
+const EVENT_ENVELOPE_BYTES = 4096;
 
 /**
  * The agent loop: the SendMessage command. Records the user message, then per round: builds
@@ -76,22 +95,30 @@ export class TurnRunner {
       return { turnId, reason: 'cleared', detail: 'The conversation was cleared: only core tools are loaded now.', rounds: 0, usage: ZERO_USAGE, reply: '', revision: cleared.revision };
     }
 
-    if (request.requestId && session.state.messages.some((m) => m.messageId === `${turnId}-user`)) {
-      throw new OneClawError('duplicate_request', 'This message was already sent with the same Idempotency-Key; its turn has run. Use a new key for a new message.');
-    }
-    const agent = await this.deps.agents.find(session.state.agentId ?? '');
-    const provider = await this.deps.models.resolve(agent);
-
     const controller = turns.begin(request.sessionId, turnId);
     const onOuterAbort = () => controller.abort(request.signal?.reason);
     request.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    const turn = new Turn(this.deps, agent, provider, request.sessionId, turnId, controller.signal, observer);
+    let failed = false;
     try {
-      await turn.recordInterruptedCalls(session);
+      // An earlier turn left open (server killed, or stopped without its end) is closed first,
+      // so every turn in the stream ends with a TurnFinished and its calls have results.
+      const { session: current } = await this.deps.cutOffTurns.closeIfCutOff(request.sessionId, turnId);
+      if (request.requestId && current.state.messages.some((m) => m.messageId === `${turnId}-user`)) {
+        throw new OneClawError('duplicate_request', 'This message was already sent with the same Idempotency-Key; its turn has run. Use a new key for a new message.');
+      }
+      const agent = await this.deps.agents.find(current.state.agentId ?? '');
+      const provider = await this.deps.models.resolve(agent);
+      const turn = new Turn(this.deps, agent, provider, request.sessionId, turnId, controller.signal, observer);
       return await turn.run(request.text);
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
       request.signal?.removeEventListener('abort', onOuterAbort);
       turns.end(request.sessionId, turnId);
+      // A turn that threw (a store failure mid-turn) records its end now if the store lets it;
+      // otherwise the next turn or the next start does.
+      if (failed) await this.deps.cutOffTurns.closeIfCutOff(request.sessionId).catch(() => undefined);
     }
   }
 }
@@ -116,34 +143,15 @@ class Turn {
     this.allowed = agent.allowedTools;
   }
 
-  /** A turn cut off by a crash left calls without results; providers refuse such a history. */
-  async recordInterruptedCalls(session: SessionSnapshot): Promise<void> {
-    const pending: ToolCall[] = [...session.state.pendingToolCalls.values()];
-    if (pending.length === 0) return;
-    for (const call of pending) {
-      await this.record({
-        type: 'RecordToolResult',
-        messageId: `${this.turnId}-interrupted-${call.callId}`,
-        callId: call.callId,
-        toolName: call.toolName,
-        durationMs: 0,
-        status: 'error',
-        errorType: 'interrupted',
-        message: 'The server stopped before this call finished; it may or may not have run. Check before repeating it.',
-      });
-    }
-    await this.record({
-      type: 'RecordTurnFinished',
-      reason: 'interrupted',
-      detail: `The previous turn was interrupted (server stopped) with ${pending.length} tool call(s) unfinished.`,
-      rounds: 0,
-      usage: ZERO_USAGE,
-    });
-  }
-
   async run(text: string): Promise<TurnResult> {
     this.observer({ type: 'turn_started', sessionId: this.sessionId, turnId: this.turnId });
-    let session: SessionSnapshot = await this.record({ type: 'RecordUserMessage', messageId: `${this.turnId}-user`, text });
+    let session: SessionSnapshot = await this.record({
+      type: 'RecordUserMessage',
+      messageId: `${this.turnId}-user`,
+      text,
+      turnId: this.turnId,
+      host: this.deps.identity.host,
+    });
     const breaker = new ToolLoopBreaker();
     for (;;) {
       if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
@@ -185,14 +193,31 @@ class Turn {
         outputTokens: this.usage.outputTokens + response.usage.outputTokens,
       };
 
-      const calls = response.toolCalls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments, recorded: this.recordedArguments(c.toolName, c.arguments) }));
-      const replyText = this.deps.redactor.redactText(response.text);
+      // The model is untrusted input: repeated or missing call ids get ids of their own, and a
+      // reply over the append limit is cut to fit; both are recorded with the message.
+      const named = uniqueCallIds(response.toolCalls, new Set(session.state.pendingToolCalls.keys()), `call_r${this.rounds}`);
+      const calls = named.calls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments, recorded: this.recordedArguments(c.toolName, c.arguments) }));
+      const renames: ReplyAdjustments = {
+        ...(named.renamedCalls.length > 0 ? { renamedCalls: named.renamedCalls } : {}),
+        ...(named.unnamedCalls.length > 0 ? { unnamedCalls: named.unnamedCalls } : {}),
+      };
+      const fitted = fitReply(
+        {
+          text: this.deps.redactor.redactText(response.text),
+          toolCalls: calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.recorded })),
+          ...(response.providerMetadata ? { providerMetadata: response.providerMetadata } : {}),
+        },
+        this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify(renames)),
+      );
+      const adjustments: ReplyAdjustments = { ...renames, ...(fitted.cut ? { cut: fitted.cut } : {}) };
+      const replyText = fitted.reply.text;
       session = await this.record({
         type: 'RecordAssistantMessage',
         messageId: `${this.turnId}-assistant-${this.rounds}`,
         text: replyText,
-        toolCalls: calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.recorded })),
-        ...(response.providerMetadata ? { providerMetadata: response.providerMetadata } : {}),
+        toolCalls: fitted.reply.toolCalls,
+        ...(fitted.reply.providerMetadata ? { providerMetadata: fitted.reply.providerMetadata } : {}),
+        ...(Object.keys(adjustments).length > 0 ? { adjustments } : {}),
       });
       this.observer({ type: 'assistant_message', messageId: `${this.turnId}-assistant-${this.rounds}`, text: replyText, toolCalls: calls.length });
       if (replyText) this.reply = replyText;

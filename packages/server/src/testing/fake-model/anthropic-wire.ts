@@ -71,7 +71,7 @@ export const anthropicWire: FakeWire = {
       index++;
     }
     (reply.toolCalls ?? []).forEach((call, callIndex) => {
-      const id = `toolu_fake_${context.requestNumber}_${callIndex}`;
+      const id = call.callId ?? `toolu_fake_${context.requestNumber}_${callIndex}`;
       content.push(frame('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: call.name, input: {} } }));
       // The real API opens every tool_use with an empty partial_json.
       for (const piece of ['', ...jsonPieces(call.arguments)]) {

@@ -4,6 +4,8 @@ export type FakeReply = FakeMessageReply | FakeErrorReply | FakeMalformedReply;
 export interface FakeToolCall {
   readonly name: string;
   readonly arguments: object;
+  /** The call id to send (OpenAI, Anthropic; '' sends an empty one); a unique one per call otherwise. */
+  readonly callId?: string;
 }
 
 export interface FakeUsage {

@@ -34,7 +34,7 @@ export const openAiWire: FakeWire = {
     const content = [chunk({ delta: { role: 'assistant', content: '', refusal: null } })];
     for (const piece of textPieces(reply.text)) content.push(chunk({ delta: { content: piece } }));
     (reply.toolCalls ?? []).forEach((call, index) => {
-      const id = `call_fake_${context.requestNumber}_${index}`;
+      const id = call.callId ?? `call_fake_${context.requestNumber}_${index}`;
       content.push(chunk({ delta: { tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] } }));
       for (const piece of jsonPieces(call.arguments)) content.push(chunk({ delta: { tool_calls: [{ index, function: { arguments: piece } }] } }));
     });

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+
+// The server runs as a real child process from the TypeScript source (swc require hook), so a
+// test can kill it with SIGKILL: nothing gets to run on the way out.
+const LOADER = path.resolve(__dirname, '../../../../scripts/register-typescript.js');
+const MAIN = path.resolve(__dirname, '../main.ts');
+
+/** A real server process (main.ts) with the given environment, its output captured. */
+export class ServerProcess {
+  private output = '';
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly exited: Promise<unknown>;
+
+  constructor(env: Record<string, string>) {
+    this.child = spawn(process.execPath, ['-r', LOADER, MAIN], { env: { ...process.env, ...env } });
+    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
+    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
+    this.exited = new Promise((resolve) => this.child.on('close', resolve));
+  }
+
+  /** The URL the server printed once listening (after start-up reconciliation). */
+  async url(): Promise<string> {
+    for (let i = 0; i < 600; i++) {
+      const match = /listening on (http:\/\/\S+)/.exec(this.output);
+      if (match) return match[1] as string;
+      if (this.child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`server did not start:\n${this.output.slice(-2000)}`);
+  }
+
+  /** SIGKILL, and wait until the process is gone. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}
+
+/** An authorized JSON call to a server process; resolves with the parsed body. */
+export async function callServer(url: string, token: string, method: string, route: string, body?: unknown): Promise<any> {
+  const response = await fetch(url + route, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return response.json();
+}
+
+/** Polls until `check` returns a value (not undefined); fails after `attempts` tries. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, attempts = 800): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}

@@ -1,0 +1,101 @@
+import { judgeOpenTurn, OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
+import { GlobalFollower } from '../persistence/global-follower';
+import type { SessionRepository, SessionSnapshot } from '../sessions/session-repository';
+import type { ServerIdentity } from './server-identity';
+import type { TurnRegistry } from './turn-registry';
+
+const STREAM_PREFIX = 'session-';
+
+export interface CutOffTurnsDeps {
+  readonly store: EventStore;
+  readonly sessions: SessionRepository;
+  readonly turns: TurnRegistry;
+  readonly identity: ServerIdentity;
+  readonly log?: (level: 'info' | 'warn', message: string) => void;
+}
+
+/** What `closeIfCutOff` found: the session as it is after it. */
+export interface CutOffCheck {
+  readonly session: SessionSnapshot;
+  /** The turn it closed as interrupted, if any. */
+  readonly closedTurnId?: string;
+}
+
+/**
+ * Closes turns that were cut off (the server was killed mid-turn, or a turn stopped without
+ * recording its end) with `TurnFinished{interrupted}`, after an `interrupted` result for each
+ * call left open: at start-up for every session, and before a session's next turn. A turn
+ * running in this process is never touched; one recorded by another replica only once
+ * `judgeOpenTurn` says it was cut off (docs/events.md, "Cut-off turns").
+ */
+export class CutOffTurns {
+  constructor(private readonly deps: CutOffTurnsDeps) {}
+
+  /**
+   * Closes the session's open turn when it was cut off. Throws `turn_in_progress` when it is
+   * running here (other than `ownTurnId`, the caller's own) or may still run on another replica.
+   */
+  async closeIfCutOff(sessionId: string, ownTurnId?: string): Promise<CutOffCheck> {
+    const session = await this.deps.sessions.load(sessionId);
+    const turn = session.state.openTurn;
+    const pendingWithoutTurn = turn === null && session.state.pendingToolCalls.size > 0;
+    if (turn === null && !pendingWithoutTurn) return { session };
+    const runningHere = this.deps.turns.runningTurnId(sessionId);
+    if (turn !== null && runningHere === turn.turnId && turn.turnId !== ownTurnId) {
+      throw this.inProgress(sessionId, turn.turnId, 'It is still running on this server.');
+    }
+    const verdict = turn ? judgeOpenTurn(turn, this.deps.identity.asker()) : { orphaned: true as const, detail: '' };
+    if (!verdict.orphaned) throw this.inProgress(sessionId, turn?.turnId ?? '', verdict.detail);
+    const turnId = turn?.turnId ?? ownTurnId ?? 'unknown';
+    // Replicas that close the same turn decide the same events under their own command ids: the
+    // loser's append is a revision conflict, re-decided on fresh state, where nothing is left to do.
+    const recorded = await this.deps.sessions.record(
+      sessionId,
+      { type: 'InterruptTurn', turnId, detail: verdict.detail },
+      { commandId: `${sessionId}:${turnId}:interrupt:${this.deps.identity.host.replicaId}`, correlationId: turnId },
+    );
+    const closed = recorded.events.some((e) => e.type === 'TurnFinished');
+    return { session: recorded, ...(closed ? { closedTurnId: turnId } : {}) };
+  }
+
+  /**
+   * At start-up: every session whose stream ends with an open turn, found in one pass over the
+   * store's global order, is checked and closed when cut off. Failures are logged per session:
+   * the session's next turn tries again.
+   */
+  async closeAllCutOff(): Promise<{ readonly closed: readonly string[]; readonly left: readonly string[] }> {
+    const open = new Set<string>();
+    const follower = new GlobalFollower(this.deps.store, (event) => trackOpenTurn(open, event));
+    await follower.catchUp();
+    const closed: string[] = [];
+    const left: string[] = [];
+    for (const sessionId of open) {
+      try {
+        const check = await this.closeIfCutOff(sessionId);
+        if (check.closedTurnId) closed.push(sessionId);
+      } catch (error) {
+        left.push(sessionId);
+        const e = error as { code?: string; message?: string };
+        if (e.code !== 'turn_in_progress') this.deps.log?.('warn', `could not close the cut-off turn of session ${sessionId}: ${e.code ?? ''} ${e.message ?? String(error)}`);
+      }
+    }
+    if (closed.length > 0) this.deps.log?.('info', `closed ${closed.length} cut-off turn(s) as interrupted`);
+    return { closed, left };
+  }
+
+  private inProgress(sessionId: string, turnId: string, why: string): OneClawError {
+    return new OneClawError(
+      'turn_in_progress',
+      `Session '${sessionId}' is still answering a message (turn ${turnId}). ${why} Wait for it to finish, or cancel it.`,
+      { turnId },
+    );
+  }
+}
+
+/** The sessions whose last turn has a user message and no `TurnFinished` yet. */
+function trackOpenTurn(open: Set<string>, event: RecordedEvent): void {
+  if (!event.streamId.startsWith(STREAM_PREFIX)) return;
+  const sessionId = event.streamId.slice(STREAM_PREFIX.length);
+  if (event.type === 'MessageSent' && (event.data as { role?: unknown } | null)?.role === 'user') open.add(sessionId);
+  else if (event.type === 'TurnFinished') open.delete(sessionId);
+}
