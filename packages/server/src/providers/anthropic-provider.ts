@@ -209,8 +209,9 @@ class AnthropicStreamDecoder implements StreamDecoder<ModelResponse> {
         return { kind: 'text', text };
       }
       case 'tool_use':
-        if (!block.id || !block.name) throw badResponse('anthropic', 'a tool_use block had no id or name');
-        return { kind: 'tool_use', id: block.id, name: block.name, json: '', startInput: block.input };
+        // A call without id or name is the model's mistake, not an unreadable reply: the turn
+        // gives it an id (uniqueCallIds) and answers it tool_not_found, and the user's request goes on.
+        return { kind: 'tool_use', id: block.id ?? '', name: block.name ?? '', json: '', startInput: block.input };
       case 'thinking':
         return { kind: 'thinking', thinking: block.thinking ?? '', signature: block.signature ?? '' };
       case 'redacted_thinking':

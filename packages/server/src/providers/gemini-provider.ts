@@ -182,8 +182,8 @@ class GeminiStreamDecoder implements StreamDecoder<ModelResponse> {
 
   private takePart(part: GeminiPart): void {
     if (part.functionCall) {
-      const name = part.functionCall.name;
-      if (!name) throw badResponse('gemini', 'a functionCall part had no name');
+      // A call without a name is kept: the turn records it and answers it tool_not_found.
+      const name = part.functionCall.name ?? '';
       const callId = geminiCallId(this.calls.length, name);
       this.calls.push({ callId, toolName: name, arguments: part.functionCall.args ?? {} });
       if (part.thoughtSignature) this.callSignatures[callId] = part.thoughtSignature;

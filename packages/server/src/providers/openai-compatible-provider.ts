@@ -162,8 +162,8 @@ class OpenAiStreamDecoder implements StreamDecoder<ModelResponse> {
     const toolCalls: ModelToolCall[] = [...this.calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, call]) => {
-        if (call.name === '') throw badResponse('openai', `tool call ${index} had no function name`);
-        // Some local servers omit ids; the loop needs one to pair the result with the call.
+        // Some local servers omit ids; the loop needs one to pair the result with the call. A call
+        // without a name is kept: the turn records it and answers it tool_not_found.
         return { callId: call.id || `call_${index}`, toolName: call.name, arguments: parseToolArguments(call.argumentsText) };
       });
     return {

@@ -1,0 +1,124 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { replay, type AssistantMessageData, type RecordedEvent, type ToolResultMessageData } from '@oneclaw/core';
+import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
+import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startTestServer, type TestServer } from '../testing/test-server';
+
+/**
+ * The model is untrusted input: a reply with repeated or missing call ids, or one over the
+ * store's 1 MiB append limit, is recorded (changed, and saying how) and the turn goes on. Real
+ * HTTP to a booted server with its SQLite store, a loopback FAKE Anthropic model.
+ */
+const KEY = 'sk-ant-untrusted-replies-key-000';
+const MiB = 1024 * 1024;
+
+const messages = (events: readonly RecordedEvent[], role: string) =>
+  events.filter((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === role).map((e) => e.data);
+const storedBytes = (e: RecordedEvent) => Buffer.byteLength(JSON.stringify(e.data)) + Buffer.byteLength(JSON.stringify(e.metadata));
+
+describe('untrusted model replies over HTTP (fake Anthropic model)', () => {
+  let model: FakeModelServer;
+  let server: TestServer;
+
+  beforeEach(async () => {
+    model = await startFakeModelServer('anthropic', { apiKey: KEY });
+    server = await startTestServer({ env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, ONECLAW_PROVIDER_MAX_RETRIES: '0' } });
+    await server.api('POST', '/api/sessions', { sessionId: 's' });
+  });
+
+  afterEach(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  const send = (text: string) => server.api('POST', '/api/sessions/s/messages', { text });
+  const eventsOf = async (): Promise<RecordedEvent[]> => (await server.api('GET', '/api/sessions/s/events')).body.events;
+
+  it('tool calls sharing an id, or with no id or no name, each get an id of their own and a result; the turn completes and replays the same', async () => {
+    model.enqueue(
+      fakeReply.toolCalls(
+        { name: 'get_current_time', arguments: {}, callId: 'toolu_same' },
+        { name: 'get_current_time', arguments: { timezone: 'UTC' }, callId: 'toolu_same' },
+        { name: 'get_current_time', arguments: {}, callId: '' },
+        { name: '', arguments: {}, callId: 'toolu_nameless' },
+      ),
+      fakeReply.text('It is now.'),
+    );
+    const turn = await send('what time is it, three times?');
+    expect(turn.status).toBe(200);
+    expect(turn.body).toMatchObject({ reason: 'completed', reply: 'It is now.' });
+
+    const events = await eventsOf();
+    const [assistant] = messages(events, 'assistant') as AssistantMessageData[];
+    expect(assistant?.toolCalls.map((c) => [c.callId, c.toolName])).toEqual([
+      ['toolu_same', 'get_current_time'],
+      ['toolu_same_2', 'get_current_time'],
+      ['call_r1_3', 'get_current_time'],
+      ['toolu_nameless', 'missing_tool_name'],
+    ]);
+    expect(assistant?.adjustments).toEqual({
+      renamedCalls: [
+        { callId: 'toolu_same_2', originalCallId: 'toolu_same' },
+        { callId: 'call_r1_3', originalCallId: '' },
+      ],
+      unnamedCalls: ['toolu_nameless'],
+    });
+    const results = messages(events, 'tool') as ToolResultMessageData[];
+    expect(results.map((r) => [r.callId, r.status, r.status === 'error' ? r.errorType : ''])).toEqual([
+      ['toolu_same', 'success', ''],
+      ['toolu_same_2', 'success', ''],
+      ['call_r1_3', 'success', ''],
+      ['toolu_nameless', 'error', 'tool_not_found'],
+    ]);
+    expect(replay(events)).toMatchObject({ pendingToolCalls: new Map(), openTurn: null });
+
+    // The model is shown each call with its own id and the result that answers it.
+    const second = model.requests[1]?.body as { messages: { content: unknown }[] };
+    const blocks = second.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string; id?: string; tool_use_id?: string }[]) : []));
+    const ids = ['toolu_same', 'toolu_same_2', 'call_r1_3', 'toolu_nameless'];
+    expect(blocks.filter((b) => b.type === 'tool_use').map((b) => b.id)).toEqual(ids);
+    expect(blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id)).toEqual(ids);
+
+    const audit = (await server.api('GET', '/api/sessions/s/audit')).body;
+    expect(JSON.stringify(audit)).toContain('repeated call id toolu_same renamed toolu_same_2; call without id named call_r1_3; call toolu_nameless had no tool name');
+  });
+
+  it('a reply over the 1 MiB append limit is recorded cut, with a note in the text and its sizes on the message; the turn completes', async () => {
+    const story = 'Once upon a time. '.repeat(70_000); // 1.26 MB
+    model.enqueue(fakeReply.text([story]));
+    const turn = await send('tell me a very long story');
+    expect(turn.status).toBe(200);
+    expect(turn.body.reason).toBe('completed');
+
+    const events = await eventsOf();
+    const assistantEvent = events.find((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === 'assistant') as RecordedEvent;
+    const assistant = assistantEvent.data as AssistantMessageData;
+    expect(storedBytes(assistantEvent)).toBeLessThanOrEqual(MiB);
+    expect(story.startsWith(assistant.text.split('\n\n[OneClaw:')[0] as string)).toBe(true);
+    expect(assistant.text).toMatch(/\[OneClaw: the reply was cut here to fit the record size limit; \d+ of 1260000 bytes kept\.\]$/);
+    expect(assistant.adjustments?.cut).toMatchObject({ textBytes: 1_260_000, argumentsCut: [], providerMetadataDropped: false });
+    expect(turn.body.reply).toBe(assistant.text);
+    expect(events.at(-1)?.type).toBe('TurnFinished');
+    const audit = (await server.api('GET', '/api/sessions/s/audit')).body;
+    expect(JSON.stringify(audit)).toContain('of 1260000 bytes kept');
+  });
+
+  it('tool-call arguments over the limit are recorded as a marker, the tool runs with them in full, and the turn completes', async () => {
+    const content = 'x'.repeat(1_200_000);
+    model.enqueue(fakeReply.toolCall('write_file', { path: 'big.txt', content }, 'Saving it.'), fakeReply.text('Saved.'));
+    const turn = await send('save a big file');
+    expect(turn.status).toBe(200);
+    expect(turn.body).toMatchObject({ reason: 'completed', reply: 'Saved.' });
+
+    const events = await eventsOf();
+    const [assistant] = messages(events, 'assistant') as AssistantMessageData[];
+    const callId = assistant?.toolCalls[0]?.callId as string;
+    expect(assistant?.text).toBe('Saving it.');
+    expect(assistant?.toolCalls[0]?.arguments).toEqual({ _cut: expect.stringContaining('1200031 bytes') });
+    expect(assistant?.adjustments?.cut).toMatchObject({ argumentsCut: [callId], keptTextBytes: 10 });
+    expect((messages(events, 'tool') as ToolResultMessageData[]).map((r) => r.status)).toEqual(['success']);
+    expect(readFileSync(path.join(server.dataDir, 'files', 'big.txt'), 'utf8')).toBe(content);
+  });
+});
