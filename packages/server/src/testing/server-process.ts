@@ -56,3 +56,25 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
   }
   throw new Error(`gave up waiting for ${what}`);
 }
+
+/** The server processes a test started, killed together when it ends. */
+export class ServerProcessGroup {
+  private readonly started: ServerProcess[] = [];
+  private readonly cleanUps: (() => unknown)[] = [];
+
+  /** Something to undo once the servers are gone (close the fake model, remove the data directory). */
+  also(cleanUp: () => unknown): void {
+    this.cleanUps.push(cleanUp);
+  }
+
+  start(env: Record<string, string>): ServerProcess {
+    const server = new ServerProcess(env);
+    this.started.push(server);
+    return server;
+  }
+
+  async killAll(): Promise<void> {
+    await Promise.all(this.started.splice(0).map((s) => s.kill()));
+    for (const cleanUp of this.cleanUps.splice(0)) await cleanUp();
+  }
+}

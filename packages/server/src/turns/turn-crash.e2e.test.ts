@@ -5,7 +5,7 @@ import path from 'node:path';
 import { replay, type RecordedEvent } from '@oneclaw/core';
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
 import { fakeReply } from '../testing/fake-model/fake-reply';
-import { callServer, ServerProcess, waitFor } from '../testing/server-process';
+import { callServer, ServerProcessGroup, waitFor } from '../testing/server-process';
 
 // Real server processes from the TypeScript source, killed with SIGKILL mid-turn: nothing gets
 // to run on the way out. Each start compiles the server (swc): the timeouts allow for it.
@@ -20,21 +20,19 @@ const shape = (events: readonly RecordedEvent[]) => events.map((e) => [e.type, d
 describe('a server killed with SIGKILL mid-turn (fake Anthropic model)', () => {
   let dataDir: string;
   let model: FakeModelServer;
-  const children: ServerProcess[] = [];
-
-  afterEach(async () => {
-    await Promise.all(children.splice(0).map((c) => c.kill()));
-    await model.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const servers = new ServerProcessGroup();
+  afterEach(() => servers.killAll());
 
   async function setUp(extraEnv: Record<string, string> = {}) {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-turn-crash-'));
-    model = await startFakeModelServer('anthropic', { apiKey: KEY });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-turn-crash-'));
+    dataDir = dir;
+    servers.also(() => rmSync(dir, { recursive: true, force: true }));
+    const fake = await startFakeModelServer('anthropic', { apiKey: KEY });
+    model = fake;
+    servers.also(() => fake.close());
     const env = { ONECLAW_DATA_DIR: dataDir, PORT: '0', ONECLAW_API_TOKEN: TOKEN, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, ONECLAW_LOG: 'warn', ...extraEnv };
     const start = async (more: Record<string, string> = {}) => {
-      const server = new ServerProcess({ ...env, ...more });
-      children.push(server);
+      const server = servers.start({ ...env, ...more });
       return { server, url: await server.url() };
     };
     const api = (url: string, method: string, route: string, body?: unknown) => callServer(url, TOKEN, method, route, body);
