@@ -54,6 +54,7 @@ export {
   MAX_TOOLS_PER_GROUP,
   describeToolNames,
   displayNameFromFile,
+  MAX_MANIFEST_TIMEOUT_MS,
   parseManifest,
   type ManifestEntry,
   type ManifestProblem,

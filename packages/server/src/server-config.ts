@@ -67,6 +67,11 @@ export interface ServerConfig {
   readonly timeZone: string;
   /** Tools may reach loopback, private and link-local addresses (ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK; home users' LAN). */
   readonly toolsAllowPrivateNetwork: boolean;
+  /**
+   * Sandbox worker threads for JavaScript tools and js_eval (ONECLAW_JS_WORKERS, default 4): calls
+   * that run at once. Each busy worker costs a CPU core and up to about 200 MB at its peak.
+   */
+  readonly jsWorkers: number;
   /** The Chromium/Chrome the browser tool drives (ONECLAW_BROWSER_PATH); default the first system one found. */
   readonly browserPath?: string;
   /** The built web UI served at `/` (ONECLAW_WEB_DIR); default the server's `static` folder, which `pnpm build` fills. */
@@ -128,6 +133,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     execEnabled: flag(env, 'ONECLAW_EXEC_ENABLED'),
     timeZone: timeZoneFrom(env),
     toolsAllowPrivateNetwork: flag(env, 'ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK'),
+    jsWorkers: intFrom(env, 'ONECLAW_JS_WORKERS', 4, 1, 64),
     ...optional('browserPath', text(env.ONECLAW_BROWSER_PATH)),
     webDir: path.resolve(text(env.ONECLAW_WEB_DIR) ?? path.join(__dirname, '..', 'static')),
   };

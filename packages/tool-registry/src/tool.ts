@@ -20,5 +20,12 @@ export interface Tool {
    * Malformed argument JSON is still refused by the engine.
    */
   readonly validatesOwnParameters?: boolean;
+  /**
+   * True when the tool enforces `definition.timeoutMs` itself, counted from when its work really
+   * starts, and bounds any wait before that on its own. JavaScript tools wait for a free sandbox
+   * worker first, and that wait must not eat their time. The engine then arms no timer of its own;
+   * a cancelled turn still aborts the call.
+   */
+  readonly enforcesOwnTimeout?: boolean;
   execute(params: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ToolResult>;
 }

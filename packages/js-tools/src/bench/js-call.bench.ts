@@ -75,7 +75,7 @@ function row(label: string, s: Stats, baseline?: Stats): string {
 }
 
 async function main(): Promise<void> {
-  const module = await loadQuickJs();
+  const { quickjs: module } = await loadQuickJs();
   const runner = new InProcessJsRunner(new FakeBridgeHost());
   const pool = new WorkerJsRunner({ bridge: {}, maxWorkers: 1 });
   const n = Number(process.env.BENCH_ITERATIONS ?? 1000);

@@ -30,6 +30,8 @@ describe('parseManifest: single-tool files (J1)', () => {
     expect(parsed.entries[0]?.definition).toMatchObject({ timeoutMs: 2500, requiredPermissions: ['net'], parameters: { type: 'object', properties: {} } });
     expect(parsed.slicing).toBe(false);
     expect(parse('x.json', { ...tool('x_tool'), timeoutMs: 1200 }).entries[0]?.definition.timeoutMs).toBe(1200);
+    // The maximum itself is allowed.
+    expect(parse('x.json', { ...tool('x_tool'), timeoutSeconds: 300 }).entries[0]?.definition.timeoutMs).toBe(300_000);
   });
 
   it('J5: an invalid single tool is reported naming the file and the tool, and loads nothing', () => {
@@ -48,6 +50,8 @@ describe('parseManifest: single-tool files (J1)', () => {
     ['timeoutSeconds zero', { timeoutSeconds: 0 }, 'timeoutSeconds'],
     ['timeoutSeconds as text', { timeoutSeconds: '5' }, 'timeoutSeconds'],
     ['both timeouts', { timeoutSeconds: 5, timeoutMs: 5000 }, 'not both'],
+    ['timeoutSeconds above the 300 s maximum', { timeoutSeconds: 301 }, 'timeoutSeconds 301 is longer than the 300 s'],
+    ['timeoutMs above the 300 s maximum', { timeoutMs: 300_001 }, 'timeoutMs 300001 is longer than the 300 s'],
     ['permissions not an array', { requiredPermissions: 'net' }, 'requiredPermissions'],
     ['properties not an object', { parameters: { properties: [] } }, 'properties'],
     ['required not strings', { parameters: { required: [1] } }, 'required'],

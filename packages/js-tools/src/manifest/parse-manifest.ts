@@ -248,6 +248,14 @@ export function definitionProblems(error: unknown): string[] {
   return [error instanceof Error ? error.message : String(error)];
 }
 
+/**
+ * The longest timeout a JS tool's manifest may declare (5 minutes). A running call holds one of
+ * the few sandbox workers for all of it, and the model's turn waits on it; work that takes longer
+ * belongs in several calls (or a download with saveTo, which streams). A larger value is refused,
+ * not clamped, so the author learns the tool cannot have what it asked for.
+ */
+export const MAX_MANIFEST_TIMEOUT_MS = 300_000;
+
 /** resolveToolDefinition checks a `timeoutMs`; `timeoutSeconds` (the origin app's field) is converted here. */
 function readTimeout(item: Record<string, unknown>, reasons: string[]): unknown {
   const { timeoutSeconds, timeoutMs } = item;
@@ -255,12 +263,20 @@ function readTimeout(item: Record<string, unknown>, reasons: string[]): unknown 
     reasons.push('give either timeoutSeconds or timeoutMs, not both');
     return undefined;
   }
-  if (timeoutSeconds === undefined) return timeoutMs;
+  if (timeoutSeconds === undefined) return checkMaximum(timeoutMs, `timeoutMs ${String(timeoutMs)}`, reasons);
   if (typeof timeoutSeconds !== 'number' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
     reasons.push(`timeoutSeconds must be a positive number of seconds (got ${JSON.stringify(timeoutSeconds)})`);
     return undefined;
   }
-  return Math.round(timeoutSeconds * 1000);
+  return checkMaximum(Math.round(timeoutSeconds * 1000), `timeoutSeconds ${timeoutSeconds}`, reasons);
+}
+
+function checkMaximum(timeoutMs: unknown, given: string, reasons: string[]): unknown {
+  if (typeof timeoutMs !== 'number' || timeoutMs <= MAX_MANIFEST_TIMEOUT_MS) return timeoutMs;
+  reasons.push(
+    `${given} is longer than the ${MAX_MANIFEST_TIMEOUT_MS / 1000} s a JavaScript tool may run (timeoutSeconds up to ${MAX_MANIFEST_TIMEOUT_MS / 1000}, or timeoutMs up to ${MAX_MANIFEST_TIMEOUT_MS}); split the work into shorter calls`,
+  );
+  return undefined;
 }
 
 function readSlicing(data: Record<string, unknown>, problems: ProblemList): boolean {

@@ -1,7 +1,6 @@
-import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import type { BridgeHost } from './bridge-host';
 import type { JsCall, JsCallOutcome, JsRunner } from './js-call';
-import { loadFreshQuickJs, loadQuickJs } from './quickjs-module';
+import { loadFreshQuickJs, loadQuickJs, type SandboxModule } from './quickjs-module';
 import { runJsCall } from './run-js-call';
 
 /**
@@ -17,17 +16,21 @@ export const IN_PROCESS_MAX_STACK_BYTES = 256 * 1024;
  * WorkerJsRunner, whose watchdog can.
  */
 export class InProcessJsRunner implements JsRunner {
-  private module: Promise<QuickJSWASMModule>;
+  private module: Promise<SandboxModule>;
 
   constructor(private readonly host: BridgeHost) {
     this.module = loadQuickJs();
   }
 
   async run(call: JsCall): Promise<JsCallOutcome> {
+    const current = this.module;
     const stackBytes = Math.min(call.limits?.stackBytes ?? IN_PROCESS_MAX_STACK_BYTES, IN_PROCESS_MAX_STACK_BYTES);
-    const outcome = await runJsCall(await this.module, { ...call, limits: { ...call.limits, stackBytes } }, this.host);
-    // A WebAssembly trap can leave the module's memory inconsistent: start the next call on a new one.
-    if (outcome.status === 'error' && outcome.errorType === 'internal_error') this.module = loadFreshQuickJs();
+    const module = await this.module;
+    const outcome = await runJsCall(module, { ...call, limits: { ...call.limits, stackBytes } }, this.host);
+    // A WebAssembly trap can leave the module's memory inconsistent, and a heap that grew never
+    // shrinks: either way the next call starts on a new module (calls still running keep theirs).
+    const broken = outcome.status === 'error' && outcome.errorType === 'internal_error';
+    if ((broken || module.heap.grown) && this.module === current) this.module = loadFreshQuickJs();
     return outcome;
   }
 

@@ -13,8 +13,16 @@ export interface JsCall {
   readonly params: Readonly<Record<string, unknown>>;
   /** Deployment-configured values given to the guest as `params._env`; redacted from everything that comes out. */
   readonly env: Readonly<Record<string, string>>;
-  /** Wall-clock limit for the whole call, bridges included. */
+  /**
+   * Wall-clock limit for the call, bridges included, counted from when it starts running: time
+   * spent waiting for a free sandbox worker does not count.
+   */
   readonly timeoutMs: number;
+  /**
+   * The session the call runs for. A pooled runner shares its workers fairly between sessions,
+   * so one session's long calls cannot starve another's. Unset: one shared anonymous session.
+   */
+  readonly sessionId?: string;
   readonly limits?: Partial<SandboxLimits>;
   readonly signal?: AbortSignal;
 }
@@ -24,8 +32,9 @@ export interface JsLogLine {
   readonly message: string;
 }
 
-export type JsCallErrorType = 'execution_error' | 'timeout' | 'sandbox_limit' | 'cancelled' | 'internal_error';
-export type SandboxLimitKind = 'cpu' | 'memory' | 'stack' | 'output';
+/** `busy`: every sandbox worker is taken and the queue is full (or the call waited too long for one); retry later. */
+export type JsCallErrorType = 'execution_error' | 'timeout' | 'sandbox_limit' | 'cancelled' | 'busy' | 'internal_error';
+export type SandboxLimitKind = 'cpu' | 'memory' | 'stack' | 'output' | 'input';
 
 export type JsCallOutcome =
   | { readonly status: 'success'; readonly result: string; readonly logs: readonly JsLogLine[]; readonly durationMs: number }

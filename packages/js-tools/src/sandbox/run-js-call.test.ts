@@ -1,15 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { FakeBridgeHost } from '../testing/fake-bridge-host';
 import { BridgeError, type HostFetchResponse } from './bridge-host';
 import { compileScript } from './compiled-script';
 import type { JsCall, JsCallOutcome } from './js-call';
-import { loadQuickJs } from './quickjs-module';
+import { loadQuickJs, type SandboxModule } from './quickjs-module';
 import { runJsCall } from './run-js-call';
 
-let release: QuickJSWASMModule;
+let release: SandboxModule;
 beforeAll(async () => {
   release = await loadQuickJs();
 });
@@ -413,8 +412,8 @@ describe('SBX-12 no leaked memory', () => {
       for (let i = 0; i < n; i++) await runJsCall(release, { ...call(mixed[i % mixed.length] as string), limits: { cpuMs: 2, stackBytes: 256 * 1024 } }, host);
     };
     await runMixed(60);
-    const before = release.getWasmMemory().buffer.byteLength;
+    const before = release.heap.bytes;
     await runMixed(600);
-    expect(release.getWasmMemory().buffer.byteLength).toBe(before);
+    expect(release.heap.bytes).toBe(before);
   });
 });

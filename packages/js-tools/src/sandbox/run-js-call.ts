@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { Scope, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { Scope, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten-core';
 import { FETCH_METHODS, FS_OPS, type BridgeHost, type FsOp, type GuestFetchRequest } from './bridge-host';
+import type { CappedWasmMemory } from './capped-wasm-memory';
 import { BRIDGE_NAMES, BRIDGE_SOURCES, GUEST_HELPERS, type BridgeName } from './guest-prelude';
 import type { JsCall, JsCallErrorType, JsCallOutcome, JsLogLine, SandboxLimitKind } from './js-call';
+import type { SandboxModule } from './quickjs-module';
 import { secretRedactor } from './secret-redactor';
 import { resolveLimits, type SandboxLimits } from './sandbox-limits';
 
@@ -36,7 +38,7 @@ export interface RunOptions {
   readonly isCancelled?: () => boolean;
 }
 
-export async function runJsCall(module: QuickJSWASMModule, call: JsCall, host: BridgeHost, options: RunOptions = {}): Promise<JsCallOutcome> {
+export async function runJsCall(module: SandboxModule, call: JsCall, host: BridgeHost, options: RunOptions = {}): Promise<JsCallOutcome> {
   const started = performance.now();
   const limits = resolveLimits(call.limits);
   const redact = secretRedactor(Object.values(call.env));
@@ -70,8 +72,14 @@ class CallRun {
   private readonly scope = new Scope();
   private readonly controller = new AbortController();
   private readonly pending = new Set<QuickJSDeferredPromise>();
-  private readonly bodies = new Map<number, Uint8Array>();
-  private readonly wallDeadline: number;
+  /** Fetched response bodies by id, in arrival order (the oldest read ones are released first). */
+  private readonly bodies = new Map<number, { readonly bytes: Uint8Array; read: boolean }>();
+  private heldBodyBytes = 0;
+  private nextBodyId = 1;
+  private readonly heap: CappedWasmMemory;
+  private releaseHeap: () => void = () => {};
+  /** Set when the call starts running, not when it was created: waiting must not eat its time. */
+  private wallDeadline = Number.POSITIVE_INFINITY;
   private readonly cpuBudget: number;
   private cpuUsed = 0;
   private segmentStart = 0;
@@ -86,7 +94,7 @@ class CallRun {
   private ctx!: QuickJSContext;
 
   constructor(
-    private readonly module: QuickJSWASMModule,
+    private readonly module: SandboxModule,
     private readonly call: JsCall,
     private readonly host: BridgeHost,
     private readonly limits: SandboxLimits,
@@ -94,15 +102,24 @@ class CallRun {
     private readonly logs: JsLogLine[],
     private readonly options: RunOptions,
   ) {
-    this.wallDeadline = Date.now() + call.timeoutMs;
+    this.heap = module.heap;
     this.cpuBudget = limits.cpuMs ?? call.timeoutMs;
   }
 
   async execute(): Promise<string> {
     if (this.call.signal?.aborted) throw new CallFailure('cancelled', 'The call was cancelled before it started.');
+    this.wallDeadline = Date.now() + this.call.timeoutMs;
     this.call.signal?.addEventListener('abort', this.onAbort, { once: true });
 
-    const rt = this.scope.manage(this.module.newRuntime());
+    // Checked before anything is copied into the sandbox.
+    const paramsJson = JSON.stringify({ ...this.call.params, _env: { ...this.call.env } });
+    if (paramsJson.length > this.limits.inputChars) {
+      throw new CallFailure('sandbox_limit', `The tool's arguments are ${paramsJson.length} characters as JSON; the limit is ${this.limits.inputChars}.`, 'input');
+    }
+
+    this.releaseHeap = this.heap.grant(this.limits.memoryBytes);
+    const rt = this.scope.manage(this.module.quickjs.newRuntime());
+    // Still useful: it refuses any single allocation above the limit before the heap is touched.
     rt.setMemoryLimit(this.limits.memoryBytes);
     rt.setMaxStackSize(this.limits.stackBytes);
     rt.setInterruptHandler(() => this.shouldInterrupt());
@@ -111,16 +128,16 @@ class CallRun {
     this.installBridges();
 
     const { script, functionName } = this.call;
-    this.manage(this.guest(() => ctx.evalCode(script.sliceFor(functionName), script.fileName)));
+    const code = script.sliceFor(functionName);
+    this.manage(this.guest(() => this.heap.withHeadroom(copyInBytes(code), () => ctx.evalCode(code, script.fileName))));
     const fn = this.manage(this.lookupFunction(functionName));
     if (ctx.typeof(fn) !== 'function') {
       throw new CallFailure('execution_error', `Function '${functionName}' is not defined`);
     }
 
-    const paramsJson = JSON.stringify({ ...this.call.params, _env: { ...this.call.env } });
     const json = this.manage(ctx.getProp(ctx.global, 'JSON'));
     const parse = this.manage(ctx.getProp(json, 'parse'));
-    const paramsText = this.manage(ctx.newString(paramsJson));
+    const paramsText = this.manage(this.hostString(paramsJson));
     const params = this.manage(this.guest(() => ctx.callFunction(parse, json, paramsText)));
 
     const returned = this.manage(this.guest(() => ctx.callFunction(fn, ctx.undefined, params)));
@@ -159,6 +176,8 @@ class CallRun {
       return undefined;
     } catch (error) {
       return error;
+    } finally {
+      this.releaseHeap();
     }
   }
 
@@ -323,38 +342,42 @@ class CallRun {
       handle.dispose();
     };
     define('log', (level, message) => {
-      this.log(ctx.getString(level), ctx.getString(message));
+      this.log(ctx.getString(level), message);
       return undefined;
     });
-    define('fs', (op, args) => ctx.newString(this.sync(() => this.fsCall(ctx.getString(op), ctx.getString(args)))));
+    define('fs', (op, args) => this.hostString(this.sync(() => this.fsCall(ctx.getString(op), ctx.getString(args)))));
     define('time', (args) =>
-      ctx.newString(
+      this.hostString(
         this.sync(() => {
           const [timezone, format] = parseArgs(ctx.getString(args));
           return this.host.formatTime(optionalString(timezone, 'timezone'), optionalString(format, 'format'));
         }),
       ),
     );
-    define('body', (id, encoding) => ctx.newString(this.sync(() => this.bodyText(ctx.getNumber(id), ctx.getString(encoding)))));
+    define('body', (id, encoding) => this.hostString(this.sync(() => this.bodyText(ctx.getNumber(id), ctx.getString(encoding)))));
     define('lib', (name) => this.library(ctx.getString(name)));
     define('fetch', (request) => {
       const text = ctx.getString(request);
       return this.async(async (signal) => {
         const response = await this.host.fetch(parseFetchRequest(text), signal);
-        const bodyId = this.bodies.size + 1;
-        this.bodies.set(bodyId, response.body);
-        const { body: _body, ...rest } = response;
-        return { ...rest, bodyId };
+        const { body, ...rest } = response;
+        return { ...rest, bodyId: this.holdBody(body) };
       });
     });
     define('googleToken', () => this.async((signal) => this.host.googleAccessToken(signal)));
     return object;
   }
 
-  private log(level: string, message: string): void {
+  private log(level: string, messageHandle: QuickJSHandle): void {
     const levels: readonly JsLogLine['level'][] = ['log', 'info', 'warn', 'error', 'debug'];
     if (this.logs.length >= this.limits.maxLogLines) return;
-    const kept = message.length > this.limits.maxLogLineChars ? `${message.slice(0, this.limits.maxLogLineChars)}…` : message;
+    const max = this.limits.maxLogLineChars;
+    // The length is read through the handle, so a line of megabytes is never copied out to be cut.
+    const length = this.stringLength(messageHandle);
+    let kept: string;
+    if (length === undefined) kept = '(a console line that is not a string was dropped)';
+    else if (length > max) kept = `${this.readString(this.sliced(messageHandle, max))}… (${length} characters, cut at ${max})`;
+    else kept = this.readString(messageHandle);
     this.logs.push({ level: levels.includes(level as JsLogLine['level']) ? (level as JsLogLine['level']) : 'log', message: this.redact(kept) });
     if (this.logs.length === this.limits.maxLogLines) this.logs.push({ level: 'warn', message: `(further console output dropped after ${this.limits.maxLogLines} lines)` });
   }
@@ -364,10 +387,42 @@ class CallRun {
     return this.host.fs(op as FsOp, parseArgs(argsJson));
   }
 
+  /**
+   * Keeps a response body on the host until the guest reads it. What a call holds is capped:
+   * bodies already read are released first (oldest first); a call that still holds too much
+   * unread gets a `too_large` error instead of the new response.
+   */
+  private holdBody(bytes: Uint8Array): number {
+    const cap = this.limits.heldBodyBytes;
+    for (const [id, body] of this.bodies) {
+      if (this.heldBodyBytes + bytes.byteLength <= cap) break;
+      if (!body.read) continue;
+      this.bodies.delete(id);
+      this.heldBodyBytes -= body.bytes.byteLength;
+    }
+    if (this.heldBodyBytes + bytes.byteLength > cap) {
+      throw new BridgeFailure(
+        'too_large',
+        `This call already holds ${this.heldBodyBytes} bytes of response bodies it has not read, and this response has ${bytes.byteLength}; the limit is ${cap}. Read each body when it arrives, or use saveTo for downloads.`,
+      );
+    }
+    const id = this.nextBodyId++;
+    this.bodies.set(id, { bytes, read: false });
+    this.heldBodyBytes += bytes.byteLength;
+    return id;
+  }
+
   private bodyText(id: number, encoding: string): string {
     const body = this.bodies.get(id);
-    if (!body) throw new BridgeFailure('invalid_request', 'That response body is not available.');
-    return encoding === 'base64' ? Buffer.from(body).toString('base64') : Buffer.from(body).toString('utf8');
+    if (!body) {
+      const why = id < this.nextBodyId ? ' It was released to make room for later responses: read each body once, when it arrives.' : '';
+      throw new BridgeFailure('invalid_request', `That response body is not available.${why}`);
+    }
+    body.read = true;
+    // Refused before converting: base64 is a third longer than the bytes, UTF-8 text at most as long.
+    const chars = encoding === 'base64' ? Math.ceil(body.bytes.byteLength / 3) * 4 : body.bytes.byteLength;
+    if (chars > this.limits.bridgeChars) throw this.tooLarge(`The response body (${body.bytes.byteLength} bytes)`, chars);
+    return encoding === 'base64' ? Buffer.from(body.bytes).toString('base64') : Buffer.from(body.bytes).toString('utf8');
   }
 
   /** Evaluates a CommonJS library into a factory function, or returns an error string. */
@@ -379,8 +434,12 @@ class CallRun {
     } catch (error) {
       return ctx.newString(JSON.stringify({ error: this.guestError(error) }));
     }
+    if (source.source.length > this.limits.bridgeChars) {
+      return ctx.newString(JSON.stringify({ error: this.guestError(this.tooLarge(`Library '${name}'`, source.source.length)) }));
+    }
     const wrapped = `(function (module, exports, lib) {\n${source.source}\n})`;
-    const result = ctx.evalCode(wrapped, source.fileName);
+    // Compiling takes a few times the source; libraries are deployment files, not guest data.
+    const result = this.heap.withHeadroom(copyInBytes(wrapped) + 4 * wrapped.length, () => ctx.evalCode(wrapped, source.fileName));
     if (result.error) {
       const { name: errorName, message } = errorParts(ctx.dump(result.error));
       result.error.dispose();
@@ -392,10 +451,24 @@ class CallRun {
   /** A synchronous bridge: `{"value"}` or `{"error"}` as JSON, never a host exception. */
   private sync(work: () => unknown): string {
     try {
-      return this.redact(JSON.stringify({ value: work() ?? null }));
+      return this.bridgeValue(work());
     } catch (error) {
       return JSON.stringify({ error: this.guestError(error) });
     }
+  }
+
+  /** A bridge's answer as the JSON the guest unwraps, refused when it is larger than one bridge value may be. */
+  private bridgeValue(value: unknown): string {
+    const payload = this.redact(JSON.stringify({ value: value ?? null }));
+    if (payload.length > this.limits.bridgeChars) throw this.tooLarge('The answer', payload.length);
+    return payload;
+  }
+
+  private tooLarge(what: string, chars: number): BridgeFailure {
+    return new BridgeFailure(
+      'too_large',
+      `${what} would be ${chars} characters in the sandbox; one bridge value may be at most ${this.limits.bridgeChars}. Read less at a time (a smaller file, a narrower request), or save downloads with saveTo.`,
+    );
   }
 
   /** An async bridge: a guest promise that always resolves, with `{"value"}` or `{"error"}`. */
@@ -403,10 +476,12 @@ class CallRun {
     const ctx = this.ctx;
     const deferred = ctx.newPromise();
     this.pending.add(deferred);
-    work(this.controller.signal).then(
-      (value) => this.deliver(deferred, this.redact(JSON.stringify({ value: value ?? null }))),
-      (error) => this.deliver(deferred, JSON.stringify({ error: this.guestError(error) })),
-    );
+    work(this.controller.signal)
+      .then((value) => this.bridgeValue(value))
+      .then(
+        (payload) => this.deliver(deferred, payload),
+        (error) => this.deliver(deferred, JSON.stringify({ error: this.guestError(error) })),
+      );
     return deferred.handle;
   }
 
@@ -414,7 +489,7 @@ class CallRun {
     this.pending.delete(deferred);
     // A bridge that finishes after the call ended (timeout, cancel) must not touch freed handles (SBX-13).
     if (this.finished || !deferred.alive) return;
-    const handle = this.ctx.newString(payload);
+    const handle = this.hostString(payload);
     try {
       deferred.resolve(handle);
     } catch {
@@ -447,11 +522,54 @@ class CallRun {
       if (ctx.typeof(text) !== 'string') return '';
     }
     // Check the size through the handle before copying the string out (SBX-15).
-    const length = ctx.getNumber(this.manage(ctx.getProp(text, 'length')));
+    const length = this.stringLength(text) ?? 0;
     if (length > this.limits.outputChars) {
       throw new CallFailure('sandbox_limit', `The JavaScript tool returned ${length} characters; the limit is ${this.limits.outputChars}.`, 'output');
     }
-    return ctx.getString(text);
+    return this.readString(text);
+  }
+
+  // ---- strings across the boundary -----------------------------------------------------------
+
+  /** A host string copied into the guest. The host's own copy must never be refused (see CappedWasmMemory.withHeadroom). */
+  private hostString(text: string): QuickJSHandle {
+    return this.heap.withHeadroom(copyInBytes(text), () => this.ctx.newString(text));
+  }
+
+  /**
+   * A guest string copied out. QuickJS first makes a UTF-8 copy inside the module (up to three
+   * bytes a character); if that were refused the host would silently read an empty string.
+   */
+  private readString(handle: QuickJSHandle): string {
+    const length = this.stringLength(handle);
+    if (length === undefined) return '';
+    return this.heap.withHeadroom(3 * length + COPY_SLACK_BYTES, () => this.ctx.getString(handle));
+  }
+
+  /** The length of a guest string, read without copying it; undefined for anything else. */
+  private stringLength(handle: QuickJSHandle): number | undefined {
+    const ctx = this.ctx;
+    if (ctx.typeof(handle) !== 'string') return undefined;
+    const length = ctx.getProp(handle, 'length');
+    try {
+      return ctx.getNumber(length);
+    } finally {
+      length.dispose();
+    }
+  }
+
+  /** The first `chars` characters of a guest string, cut inside the guest; '' if the guest broke `slice`. */
+  private sliced(handle: QuickJSHandle, chars: number): QuickJSHandle {
+    const ctx = this.ctx;
+    const slice = this.manage(ctx.getProp(handle, 'slice'));
+    const result = ctx.callFunction(slice, handle, this.manage(ctx.newNumber(0)), this.manage(ctx.newNumber(chars)));
+    if (result.error) {
+      result.error.dispose();
+      return ctx.undefined;
+    }
+    const cut = this.manage(result.value);
+    const length = this.stringLength(cut);
+    return length !== undefined && length <= chars ? cut : ctx.undefined;
   }
 
   private manage(handle: QuickJSHandle): QuickJSHandle {
@@ -502,6 +620,17 @@ function errorParts(dumped: unknown): { name: string; message: string } {
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Allocator bookkeeping and emscripten's page rounding on top of the bytes themselves. */
+const COPY_SLACK_BYTES = 1024 * 1024;
+
+/**
+ * What copying a host string into the guest allocates at once: its UTF-8 bytes (quickjs-emscripten's
+ * staging copy) and QuickJS's own string (one or two bytes a character).
+ */
+function copyInBytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8') + 2 * text.length + COPY_SLACK_BYTES;
 }
 
 function mib(bytes: number): string {

@@ -38,18 +38,16 @@ port.on('message', (message: ToWorker) => {
       const controller = new AbortController();
       calls.set(message.id, controller);
       const { fileName, code, ...call } = message.call;
-      void loadQuickJs()
-        .then((module) =>
-          runJsCall(module, { ...call, script: { fileName, sliceFor: () => code }, signal: controller.signal }, host, {
-            isCancelled: () => Atomics.load(cancelFlag, 0) === message.id,
-          }),
-        )
-        .then((outcome) => {
-          calls.delete(message.id);
-          send({ type: 'done', id: message.id, outcome });
-          // A WebAssembly trap may have corrupted the module: let the pool start a fresh worker.
-          if (outcome.status === 'error' && outcome.errorType === 'internal_error') process.exit(1);
+      void loadQuickJs().then(async (module) => {
+        const outcome = await runJsCall(module, { ...call, script: { fileName, sliceFor: () => code }, signal: controller.signal }, host, {
+          isCancelled: () => Atomics.load(cancelFlag, 0) === message.id,
         });
+        calls.delete(message.id);
+        // The parent retires a worker whose heap grew: WebAssembly memory is never given back.
+        send({ type: 'done', id: message.id, outcome, heapBytes: module.heap.bytes });
+        // A WebAssembly trap may have corrupted the module: let the pool start a fresh worker.
+        if (outcome.status === 'error' && outcome.errorType === 'internal_error') process.exit(1);
+      });
       return;
     }
     case 'cancel':

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BridgeHostConfig } from '../bridges/create-bridge-host';
 import { googleNotConfigured } from './bridge-host';
-import type { JsCall, JsCallOutcome, JsRunner } from './js-call';
+import { INITIAL_HEAP_BYTES } from './capped-wasm-memory';
+import type { JsCall, JsCallErrorType, JsCallOutcome, JsRunner, SandboxLimitKind } from './js-call';
 import type { FromWorker, ToWorker, WorkerCall } from './worker-protocol';
 
 export interface WorkerJsRunnerOptions {
@@ -10,17 +11,34 @@ export interface WorkerJsRunnerOptions {
   readonly bridge: BridgeHostConfig;
   /** Shared by all workers (one token cache, one refresh at a time). */
   readonly googleAccessToken?: (signal: AbortSignal) => Promise<string>;
-  /** Calls that run at once, one per worker thread (default 4). */
+  /** Calls that run at once, one per worker thread (default 4; the server reads ONECLAW_JS_WORKERS). */
   readonly maxWorkers?: number;
-  /** Calls that may wait for a worker before new ones are refused (default 1000). */
+  /** Calls that may wait for a worker, all sessions together, before new ones are refused as `busy` (default 100). */
   readonly maxQueue?: number;
+  /** How long a call may wait for a worker before it is refused as `busy` (default 120 s, the longest js_eval timeout). */
+  readonly maxWaitMs?: number;
   /** How long past its timeout (or its cancel) a call may take to stop before its worker is killed (default 1000 ms). */
   readonly graceMs?: number;
   /** An idle worker above the first is stopped after this long (default 30 s). */
   readonly idleMs?: number;
   /** Native stack of each worker thread; QuickJS's own stack limit must stay well below it (default 8 MB). */
   readonly workerStackMb?: number;
+  /**
+   * V8 heap of each worker (default 128 MB): the bridge host and the strings that cross the
+   * bridges live there. A worker that runs out is ended and its call is `sandbox_limit` (memory).
+   */
+  readonly workerHeapMb?: number;
+  /**
+   * A worker whose QuickJS heap is larger than this after a call is retired (default 16 MiB, the
+   * heap's initial size): WebAssembly memory never shrinks, so only a new worker gives it back.
+   */
+  readonly recycleHeapBytes?: number;
 }
+
+/** How long a new worker may take to load its QuickJS module before the call's own timeout starts. */
+const WORKER_START_ALLOWANCE_MS = 10_000;
+/** Calls without a session share this one. */
+const NO_SESSION = '';
 
 interface Slot {
   readonly worker: Worker;
@@ -35,6 +53,7 @@ interface Slot {
 interface Running {
   readonly id: number;
   readonly call: JsCall;
+  readonly session: string;
   readonly started: number;
   readonly resolve: (outcome: JsCallOutcome) => void;
   watchdog: NodeJS.Timeout | undefined;
@@ -43,48 +62,79 @@ interface Running {
 
 interface Queued {
   readonly call: JsCall;
+  readonly session: string;
   readonly resolve: (outcome: JsCallOutcome) => void;
+  /** Ends the wait: clears its timer and abort listener. */
+  settle: () => void;
 }
 
 /**
  * Runs each call in a pool of worker threads, one call per worker at a time. The interrupt
  * handler stops guest code that runs too long, but not a guest stuck in one long native
- * operation (`new Array(1e9) + ''`, a string built near the memory limit: quickjs-emscripten#219);
- * the watchdog here is the last resort: when a call outlives its timeout by `graceMs`, its worker
- * is terminated, the call ends as `timeout`, and a new worker takes the next call. Other calls run
- * in other workers and are not affected (SBX-03).
+ * operation (`new Array(1e9).join('')`: quickjs-emscripten#219); the watchdog here is the last
+ * resort: when a call outlives its timeout by `graceMs`, its worker is terminated, the call ends
+ * as `timeout`, and a new worker takes the next call. Other calls run in other workers and are
+ * not affected (SBX-03).
+ *
+ * Workers are shared fairly between sessions: waiting calls are served round-robin by session,
+ * and while another session waits, no session may hold more than all workers but one. A call's
+ * timeout starts when it starts running; the wait for a worker is bounded separately
+ * (`maxQueue`, `maxWaitMs`), and either bound answers `busy`.
  */
 export class WorkerJsRunner implements JsRunner {
   private readonly slots: Slot[] = [];
-  private readonly queue: Queued[] = [];
+  /** Waiting calls by session; the map's order is the round-robin order. */
+  private readonly waiting = new Map<string, Queued[]>();
+  private waitingCount = 0;
+  private readonly runningBySession = new Map<string, number>();
   private readonly maxWorkers: number;
   private readonly maxQueue: number;
+  private readonly maxWaitMs: number;
   private readonly graceMs: number;
   private readonly idleMs: number;
+  private readonly recycleHeapBytes: number;
   private nextId = 1;
   private closed = false;
   /** Workers killed by the watchdog or lost to a crash, for tests and metrics. */
   restarts = 0;
+  /** Workers retired after a call because their QuickJS heap grew, for tests and metrics. */
+  recycled = 0;
 
   constructor(private readonly options: WorkerJsRunnerOptions) {
-    this.maxWorkers = Math.max(1, options.maxWorkers ?? 4);
-    this.maxQueue = options.maxQueue ?? 1000;
+    this.maxWorkers = Math.max(1, Math.floor(options.maxWorkers ?? 4));
+    this.maxQueue = Math.max(0, options.maxQueue ?? 100);
+    this.maxWaitMs = options.maxWaitMs ?? 120_000;
     this.graceMs = options.graceMs ?? 1000;
     this.idleMs = options.idleMs ?? 30_000;
+    this.recycleHeapBytes = options.recycleHeapBytes ?? INITIAL_HEAP_BYTES;
   }
 
   get workerCount(): number {
     return this.slots.length;
   }
 
+  /** Calls waiting for a worker, all sessions together. */
+  get queueLength(): number {
+    return this.waitingCount;
+  }
+
   run(call: JsCall): Promise<JsCallOutcome> {
     if (this.closed) return Promise.resolve(failed('cancelled', 'The JavaScript sandbox is shut down.'));
     if (call.signal?.aborted) return Promise.resolve(failed('cancelled', 'The call was cancelled before it started.'));
     return new Promise((resolve) => {
-      const slot = this.freeSlot();
-      if (slot) this.start(slot, call, resolve);
-      else if (this.queue.length >= this.maxQueue) resolve(failed('execution_error', `The JavaScript sandbox is busy (${this.queue.length} calls waiting). Try again shortly.`));
-      else this.queue.push({ call, resolve });
+      const session = call.sessionId ?? NO_SESSION;
+      if (this.waitingCount >= this.maxQueue && !this.canStartNow(session)) {
+        resolve(
+          failed(
+            'busy',
+            `The JavaScript sandbox is busy: all ${this.maxWorkers} workers are taken and ${this.waitingCount} calls are already waiting. ` +
+              'Try again in a moment, or run fewer JavaScript tools at once.',
+          ),
+        );
+        return;
+      }
+      this.enqueue({ call, session, resolve, settle: () => {} });
+      this.drain();
     });
   }
 
@@ -111,7 +161,14 @@ export class WorkerJsRunner implements JsRunner {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const queued of this.queue.splice(0)) queued.resolve(failed('cancelled', 'The JavaScript sandbox is shutting down.'));
+    for (const queue of this.waiting.values()) {
+      for (const queued of queue) {
+        queued.settle();
+        queued.resolve(failed('cancelled', 'The JavaScript sandbox is shutting down.'));
+      }
+    }
+    this.waiting.clear();
+    this.waitingCount = 0;
     await Promise.all(
       [...this.slots].map(async (slot) => {
         if (slot.busy) this.finish(slot, failed('cancelled', 'The JavaScript sandbox is shutting down.'));
@@ -121,7 +178,87 @@ export class WorkerJsRunner implements JsRunner {
     );
   }
 
-  // ---- scheduling ----------------------------------------------------------------------------
+  // ---- queue -------------------------------------------------------------------------------------
+
+  private enqueue(queued: Queued): void {
+    const { call, session } = queued;
+    const waitTimer = setTimeout(() => {
+      if (!this.dequeue(queued)) return;
+      queued.resolve(
+        failed('busy', `The JavaScript sandbox is busy: the call waited ${this.maxWaitMs} ms for a free worker and was not started. Try again in a moment.`),
+      );
+    }, this.maxWaitMs);
+    waitTimer.unref();
+    const onAbort = () => {
+      if (this.dequeue(queued)) queued.resolve(failed('cancelled', 'The call was cancelled before it started.'));
+    };
+    call.signal?.addEventListener('abort', onAbort, { once: true });
+    queued.settle = () => {
+      clearTimeout(waitTimer);
+      call.signal?.removeEventListener('abort', onAbort);
+    };
+    const queue = this.waiting.get(session);
+    if (queue) queue.push(queued);
+    else this.waiting.set(session, [queued]);
+    this.waitingCount += 1;
+  }
+
+  /** Takes a call out of the queue; false if it was no longer there. */
+  private dequeue(queued: Queued): boolean {
+    const queue = this.waiting.get(queued.session);
+    const index = queue ? queue.indexOf(queued) : -1;
+    if (!queue || index < 0) return false;
+    queue.splice(index, 1);
+    if (queue.length === 0) this.waiting.delete(queued.session);
+    this.waitingCount -= 1;
+    queued.settle();
+    return true;
+  }
+
+  /**
+   * How many workers a session may hold: all of them while nobody else waits, else all but one,
+   * so a session that fills the pool with long calls leaves the next free worker to the others.
+   */
+  private capFor(session: string): number {
+    for (const other of this.waiting.keys()) if (other !== session) return Math.max(1, this.maxWorkers - 1);
+    return this.maxWorkers;
+  }
+
+  private canStartNow(session: string): boolean {
+    return (this.runningBySession.get(session) ?? 0) < this.capFor(session) && this.hasFreeSlot();
+  }
+
+  private hasFreeSlot(): boolean {
+    return this.slots.some((s) => !s.busy) || this.slots.length < this.maxWorkers;
+  }
+
+  /** The next call to start: sessions in round-robin order, skipping those at their cap. */
+  private nextQueued(): Queued | undefined {
+    for (const [session, queue] of this.waiting) {
+      if ((this.runningBySession.get(session) ?? 0) >= this.capFor(session)) continue;
+      const next = queue[0] as Queued;
+      this.dequeue(next);
+      // Served: the session goes to the back of the round.
+      const rest = this.waiting.get(session);
+      if (rest) {
+        this.waiting.delete(session);
+        this.waiting.set(session, rest);
+      }
+      return next;
+    }
+    return undefined;
+  }
+
+  private drain(): void {
+    while (!this.closed && this.hasFreeSlot()) {
+      const next = this.nextQueued();
+      if (!next) break;
+      this.start(this.freeSlot() as Slot, next);
+    }
+    for (const slot of this.slots) if (!slot.busy) this.scheduleIdle(slot);
+  }
+
+  // ---- running -------------------------------------------------------------------------------------
 
   private freeSlot(): Slot | undefined {
     const idle = this.slots.find((s) => !s.busy);
@@ -130,13 +267,14 @@ export class WorkerJsRunner implements JsRunner {
     return undefined;
   }
 
-  private start(slot: Slot, call: JsCall, resolve: (outcome: JsCallOutcome) => void): void {
+  private start(slot: Slot, { call, session, resolve }: Queued): void {
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     slot.idleTimer = undefined;
     const id = this.nextId++;
     const running: Running = {
       id,
       call,
+      session,
       started: Date.now(),
       resolve,
       watchdog: undefined,
@@ -147,7 +285,11 @@ export class WorkerJsRunner implements JsRunner {
       },
     };
     slot.busy = running;
-    this.arm(slot, running, call.timeoutMs + this.graceMs, 'timeout');
+    this.runningBySession.set(session, (this.runningBySession.get(session) ?? 0) + 1);
+    // A worker still loading its module starts the guest's clock late (its deadline is set when
+    // it starts running), so the watchdog's clock starts when the worker is ready.
+    if (slot.ready) this.armTimeout(slot, running);
+    else this.arm(slot, running, WORKER_START_ALLOWANCE_MS + call.timeoutMs + this.graceMs, 'timeout');
     call.signal?.addEventListener('abort', running.onAbort, { once: true });
     const workerCall: WorkerCall = {
       fileName: call.script.fileName,
@@ -159,6 +301,10 @@ export class WorkerJsRunner implements JsRunner {
       ...(call.limits ? { limits: call.limits } : {}),
     };
     this.post(slot, { type: 'run', id, call: workerCall });
+  }
+
+  private armTimeout(slot: Slot, running: Running): void {
+    this.arm(slot, running, running.call.timeoutMs + this.graceMs, 'timeout');
   }
 
   /** Kills the worker if the call has not answered within `ms`. */
@@ -178,27 +324,17 @@ export class WorkerJsRunner implements JsRunner {
     }, ms);
   }
 
-  private finish(slot: Slot, outcome: JsCallOutcome): void {
+  /** Ends the slot's call; `delivered` (default: now) is when its caller gets the outcome. */
+  private finish(slot: Slot, outcome: JsCallOutcome, delivered: Promise<unknown> = Promise.resolve()): void {
     const running = slot.busy;
     if (!running) return;
     slot.busy = undefined;
+    const count = (this.runningBySession.get(running.session) ?? 1) - 1;
+    if (count > 0) this.runningBySession.set(running.session, count);
+    else this.runningBySession.delete(running.session);
     if (running.watchdog) clearTimeout(running.watchdog);
     running.call.signal?.removeEventListener('abort', running.onAbort);
-    running.resolve(outcome);
-  }
-
-  private drain(): void {
-    while (this.queue.length > 0) {
-      const slot = this.freeSlot();
-      if (!slot) return;
-      const next = this.queue.shift() as Queued;
-      if (next.call.signal?.aborted) {
-        next.resolve(failed('cancelled', 'The call was cancelled before it started.'));
-        continue;
-      }
-      this.start(slot, next.call, next.resolve);
-    }
-    for (const slot of this.slots) if (!slot.busy) this.scheduleIdle(slot);
+    void delivered.then(() => running.resolve(outcome));
   }
 
   private scheduleIdle(slot: Slot): void {
@@ -220,7 +356,7 @@ export class WorkerJsRunner implements JsRunner {
     const worker = new Worker(entry.code, {
       eval: true,
       workerData: { bridge: this.options.bridge, cancelFlag },
-      resourceLimits: { stackSizeMb: this.options.workerStackMb ?? 8 },
+      resourceLimits: { stackSizeMb: this.options.workerStackMb ?? 8, maxOldGenerationSizeMb: this.options.workerHeapMb ?? 128 },
       stdout: true,
       stderr: true,
     });
@@ -230,7 +366,7 @@ export class WorkerJsRunner implements JsRunner {
     worker.stderr.resume();
     const slot: Slot = { worker, cancelFlag, ready: false, busy: undefined, idleTimer: undefined };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
-    worker.on('error', () => this.lost(slot));
+    worker.on('error', (error) => this.lost(slot, error));
     worker.on('exit', () => this.lost(slot));
     this.slots.push(slot);
     return slot;
@@ -240,13 +376,21 @@ export class WorkerJsRunner implements JsRunner {
     switch (message.type) {
       case 'ready':
         slot.ready = true;
+        if (slot.busy && !slot.busy.call.signal?.aborted) this.armTimeout(slot, slot.busy);
         return;
       case 'done':
-        if (slot.busy?.id === message.id) {
-          this.finish(slot, message.outcome);
+        if (slot.busy?.id !== message.id) return;
+        if (message.heapBytes > this.recycleHeapBytes) {
+          // The caller hears back once the worker is gone, so its memory is back when it does.
+          this.recycled += 1;
+          this.remove(slot);
+          this.finish(slot, message.outcome, slot.worker.terminate());
           this.drain();
-          if (!slot.busy) this.scheduleIdle(slot);
+          return;
         }
+        this.finish(slot, message.outcome);
+        this.drain();
+        if (!slot.busy) this.scheduleIdle(slot);
         return;
       case 'token-request':
         void this.answerToken(slot, message.requestId);
@@ -270,13 +414,20 @@ export class WorkerJsRunner implements JsRunner {
     }
   }
 
-  /** The worker died under a call (a crash, or out of memory in Node): the call fails, a new worker takes over. */
-  private lost(slot: Slot): void {
+  /** The worker died under a call (a crash, or out of its V8 heap): the call fails, a new worker takes over. */
+  private lost(slot: Slot, error?: Error): void {
     if (!this.slots.includes(slot)) return;
     this.remove(slot);
     if (slot.busy) {
       this.restarts += 1;
-      this.finish(slot, failed('internal_error', 'The JavaScript sandbox worker stopped unexpectedly.', Date.now() - slot.busy.started));
+      const durationMs = Date.now() - slot.busy.started;
+      const outOfMemory = (error as { code?: unknown } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.finish(
+        slot,
+        outOfMemory
+          ? failed('sandbox_limit', `The JavaScript sandbox worker ran out of its ${this.options.workerHeapMb ?? 128} MB heap and was stopped.`, durationMs, 'memory')
+          : failed('internal_error', 'The JavaScript sandbox worker stopped unexpectedly.', durationMs),
+      );
     }
     if (!this.closed) this.drain();
   }
@@ -296,8 +447,8 @@ export class WorkerJsRunner implements JsRunner {
   }
 }
 
-function failed(errorType: 'timeout' | 'cancelled' | 'execution_error' | 'internal_error', message: string, durationMs = 0): JsCallOutcome {
-  return { status: 'error', errorType, message, logs: [], durationMs };
+function failed(errorType: Exclude<JsCallErrorType, 'execution_error'>, message: string, durationMs = 0, limit?: SandboxLimitKind): JsCallOutcome {
+  return { status: 'error', errorType, message, ...(limit ? { limit } : {}), logs: [], durationMs };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { JsCall, JsCallOutcome } from './js-call';
 
 /** A call as it crosses to a sandbox worker: plain data, the code already sliced. */
-export interface WorkerCall extends Omit<JsCall, 'script' | 'signal'> {
+export interface WorkerCall extends Omit<JsCall, 'script' | 'signal' | 'sessionId'> {
   readonly fileName: string;
   readonly code: string;
 }
@@ -13,5 +13,5 @@ export type ToWorker =
 
 export type FromWorker =
   | { readonly type: 'ready' }
-  | { readonly type: 'done'; readonly id: number; readonly outcome: JsCallOutcome }
+  | { readonly type: 'done'; readonly id: number; readonly outcome: JsCallOutcome; readonly heapBytes: number }
   | { readonly type: 'token-request'; readonly requestId: number };

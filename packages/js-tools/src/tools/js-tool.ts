@@ -21,6 +21,8 @@ export class JsTool implements Tool {
   readonly definition: ToolDefinition;
   readonly script: CompiledScript;
   readonly functionName: string;
+  /** The runner starts the timeout when a worker takes the call and bounds the wait for one itself. */
+  readonly enforcesOwnTimeout = true;
 
   constructor(private readonly options: JsToolOptions) {
     this.definition = options.definition;
@@ -35,6 +37,7 @@ export class JsTool implements Tool {
       params,
       env: context.env,
       timeoutMs: this.definition.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      sessionId: context.sessionId,
       signal: context.signal,
       ...(this.options.limits ? { limits: this.options.limits } : {}),
     });

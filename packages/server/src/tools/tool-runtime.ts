@@ -88,6 +88,7 @@ export class ToolRuntime {
       options.runner ??
       new WorkerJsRunner({
         bridge: { filesRoot: paths.files, fetch: fetchPolicy, libraryFolders: [BUILTIN_JS_LIB_FOLDER, paths.userLib] },
+        maxWorkers: config.jsWorkers,
         ...(googleAccessToken ? { googleAccessToken } : {}),
       });
 

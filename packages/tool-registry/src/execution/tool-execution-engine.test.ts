@@ -255,6 +255,21 @@ describe('execution engine: running tools (T3)', () => {
     expect(abortedWith).toMatchObject({ name: 'TimeoutError' });
   });
 
+  it('a tool that enforces its own timeout gets no engine timer: it answers after its timeoutMs has passed', async () => {
+    const { engine, registry } = setup();
+    let otherTimedOut: () => void = () => {};
+    const afterOtherTimedOut = new Promise<void>((resolve) => (otherTimedOut = resolve));
+    // Both declare 10 ms; the first answers only once the engine has timed the second out.
+    registry.register(fakeTool('own_clock', { timeoutMs: 10, enforcesOwnTimeout: true, execute: async () => afterOtherTimedOut.then(() => toolSuccess('done')) }), builtIn);
+    registry.register(
+      fakeTool('engine_clock', { timeoutMs: 10, execute: (_p, context) => new Promise<ToolResult>(() => context.signal.addEventListener('abort', () => otherTimedOut())) }),
+      builtIn,
+    );
+    const [own, timed] = await engine.executeAll([call('own_clock', {}, 'c1'), call('engine_clock', {}, 'c2')], everything(registry));
+    expect(own?.result).toEqual({ status: 'success', result: 'done' });
+    expect(timed?.result.status === 'error' && timed.result.errorType).toBe('timeout');
+  });
+
   it('a tool failing after its timeout is ignored, and is not an unhandled rejection', async () => {
     const { engine, registry } = setup();
     const unhandled = jest.fn();

@@ -149,12 +149,14 @@ export class ToolExecutionEngine {
       if (denied) return toolError('permission_denied', denied);
     }
 
-    return this.run(name, timeoutMs, parsed.value, call.callId, scope, registered.tool.execute.bind(registered.tool));
+    const engineTimeoutMs = registered.tool.enforcesOwnTimeout ? undefined : timeoutMs;
+    return this.run(name, engineTimeoutMs, parsed.value, call.callId, scope, registered.tool.execute.bind(registered.tool));
   }
 
+  /** `timeoutMs` undefined: the tool enforces its own timeout (Tool.enforcesOwnTimeout). */
   private async run(
     name: string,
-    timeoutMs: number,
+    timeoutMs: number | undefined,
     params: Record<string, unknown>,
     callId: string,
     scope: Scope,
@@ -164,10 +166,12 @@ export class ToolExecutionEngine {
     let timer: NodeJS.Timeout | undefined;
     let detach = (): void => {};
     const stopped = new Promise<ToolResult>((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort(new DOMException(`Tool '${name}' timed out after ${timeoutMs} ms`, 'TimeoutError'));
-        resolve(toolError('timeout', `Tool '${name}' did not finish within ${timeoutMs} ms and was stopped.`));
-      }, timeoutMs);
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          controller.abort(new DOMException(`Tool '${name}' timed out after ${timeoutMs} ms`, 'TimeoutError'));
+          resolve(toolError('timeout', `Tool '${name}' did not finish within ${timeoutMs} ms and was stopped.`));
+        }, timeoutMs);
+      }
       const outer = scope.signal;
       if (outer) {
         const onAbort = (): void => {

@@ -8,6 +8,7 @@ export interface FakeToolOptions {
   readonly timeoutMs?: number;
   readonly requiredPermissions?: readonly string[];
   readonly validatesOwnParameters?: boolean;
+  readonly enforcesOwnTimeout?: boolean;
   /** Defaults to answering `{"tool": name, "params": params}` as a success. */
   readonly execute?: Tool['execute'];
 }
@@ -23,6 +24,7 @@ export function fakeTool(name: string, options: FakeToolOptions = {}): Tool {
       ...(options.requiredPermissions !== undefined ? { requiredPermissions: options.requiredPermissions } : {}),
     },
     ...(options.validatesOwnParameters !== undefined ? { validatesOwnParameters: options.validatesOwnParameters } : {}),
+    ...(options.enforcesOwnTimeout !== undefined ? { enforcesOwnTimeout: options.enforcesOwnTimeout } : {}),
     execute: options.execute ?? (async (params) => toolSuccess(JSON.stringify({ tool: name, params }))),
   };
 }

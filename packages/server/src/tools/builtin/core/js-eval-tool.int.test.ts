@@ -143,4 +143,28 @@ describe('js_eval through the real QuickJS runner (issue 6, CATALOGUE section 8)
     expect(outcomes.map((o) => o.result.status === 'error' && o.result.errorType)).toEqual(['validation_error', 'validation_error', 'validation_error']);
     expect(registry.get('js_eval')?.definition.timeoutMs).toBe(125_000);
   });
+
+  it('timeout_seconds above 120 (or below 1) is a validation_error that names the bound, not a silent clamp', async () => {
+    const registry = new ToolRegistry();
+    registry.register(createJsEvalTool(runner), { kind: 'built-in' });
+    const outcomes = await new ToolExecutionEngine(registry).executeAll(
+      [
+        { callId: 'a', toolName: 'js_eval', arguments: { code: '1', timeout_seconds: 121 } },
+        { callId: 'b', toolName: 'js_eval', arguments: { code: '1', timeout_seconds: 0 } },
+        { callId: 'c', toolName: 'js_eval', arguments: { code: '1', timeout_seconds: 120 } },
+      ],
+      { sessionId: 's', activeToolNames: ['js_eval'] },
+    );
+    expect(outcomes.map((o) => o.result.status === 'error' && o.result.errorType)).toEqual(['validation_error', 'validation_error', false]);
+    expect(outcomes[0]?.result.status === 'error' && outcomes[0].result.message).toMatch(/120/);
+  });
+
+  it('tells the engine it keeps its own time, so waiting for a sandbox worker does not count, and passes the session on', async () => {
+    const seen: { sessionId?: string }[] = [];
+    const recording = { run: async (call: { sessionId?: string }) => (seen.push(call), { status: 'success' as const, result: 'ok', logs: [], durationMs: 0 }), close: async () => {} };
+    const tool = createJsEvalTool(recording);
+    expect(tool.enforcesOwnTimeout).toBe(true);
+    expect(text(await tool.execute({ code: '1' }, context()))).toBe('ok');
+    expect(seen[0]?.sessionId).toBe('s');
+  });
 });

@@ -22,7 +22,7 @@ interface JsEvalParams {
  * the value of its last expression (awaited when it is a promise).
  */
 export function createJsEvalTool(runner: JsRunner): Tool {
-  return builtinTool<JsEvalParams>(
+  const tool = builtinTool<JsEvalParams>(
     {
       name: 'js_eval',
       description:
@@ -33,7 +33,12 @@ export function createJsEvalTool(runner: JsRunner): Tool {
         type: 'object',
         properties: {
           code: { type: 'string', description: 'JavaScript source. For await, define async function main() { ... } and return the result from it.' },
-          timeout_seconds: { type: 'number', description: 'Seconds before the code is stopped: default 30, from 1 to 120.' },
+          timeout_seconds: {
+            type: 'number',
+            minimum: 1,
+            maximum: JS_EVAL_MAX_TIMEOUT_SECONDS,
+            description: `Seconds the code may run before it is stopped: default ${JS_EVAL_DEFAULT_TIMEOUT_SECONDS}, from 1 to ${JS_EVAL_MAX_TIMEOUT_SECONDS}.`,
+          },
         },
         required: ['code'],
       },
@@ -42,13 +47,15 @@ export function createJsEvalTool(runner: JsRunner): Tool {
     async (params, context) => {
       if (params.code.trim() === '') throw new OneClawError('missing_parameter', 'The code is empty. Give JavaScript to run, such as `1 + 1`.');
       checkSyntax(params.code);
-      const timeoutSeconds = Math.min(JS_EVAL_MAX_TIMEOUT_SECONDS, Math.max(1, params.timeout_seconds ?? JS_EVAL_DEFAULT_TIMEOUT_SECONDS));
+      // The schema bounds timeout_seconds (the engine answers validation_error beyond it).
+      const timeoutSeconds = params.timeout_seconds ?? JS_EVAL_DEFAULT_TIMEOUT_SECONDS;
       const outcome = await runner.run({
         script: evalScript(params.code),
         functionName: 'execute',
         params: {},
         env: context.env,
         timeoutMs: timeoutSeconds * 1000,
+        sessionId: context.sessionId,
         signal: context.signal,
       });
       const console = consoleSection(outcome.logs);
@@ -56,6 +63,8 @@ export function createJsEvalTool(runner: JsRunner): Tool {
       return toolSuccess(outcome.result + console, outcome.logs);
     },
   );
+  // The sandbox runner starts the timeout when a worker takes the code, not while it waits for one.
+  return { ...tool, enforcesOwnTimeout: true };
 }
 
 /**
