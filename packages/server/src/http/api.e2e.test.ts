@@ -213,7 +213,7 @@ describe('HTTP API on one shared server', () => {
       expect((await server.api('POST', `/api/sessions/${sessionId}/clear`)).status).toBe(200);
     }
 
-    it('API-18 a JSON body in any charset but UTF-8 answers 415 unsupported_charset naming it, records nothing, and the server keeps serving', async () => {
+    it('API-21 a JSON body in any charset but UTF-8 answers 415 unsupported_charset naming it, records nothing, and the server keeps serving', async () => {
       await startSession(server, 'api18');
       for (const charset of ['latin1', 'ISO-8859-1', 'utf8', 'utf-7', 'utf-16', 'utf-9', 'bogus', '"windows-1252"', '']) {
         const res = await send('/api/sessions/api18/tool-groups', { 'content-type': `application/json; charset=${charset}` }, loadGmail);
@@ -237,7 +237,7 @@ describe('HTTP API on one shared server', () => {
       await expectStillServing('api18');
     });
 
-    it('API-19 a JSON body compressed with gzip, deflate or br is read (the size limit applies after inflating); any other Content-Encoding answers 415 unsupported_content_encoding', async () => {
+    it('API-22 a JSON body compressed with gzip, deflate or br is read (the size limit applies after inflating); any other Content-Encoding answers 415 unsupported_content_encoding', async () => {
       await startSession(server, 'api19');
       const compressed: Array<[string, Buffer]> = [
         ['gzip', zlib.gzipSync(loadGmail)],
@@ -272,7 +272,7 @@ describe('HTTP API on one shared server', () => {
       await expectStillServing('api19');
     });
 
-    it('API-20 a body that is not what its Content-Encoding says (plain, truncated, another format, trailing junk) answers 400 invalid_body and records nothing', async () => {
+    it('API-23 a body that is not what its Content-Encoding says (plain, truncated, another format, trailing junk) answers 400 invalid_body and records nothing', async () => {
       await startSession(server, 'api20');
       const gzipped = zlib.gzipSync(loadGmail);
       const cases: Array<[string, Buffer]> = [
