@@ -15,7 +15,9 @@ const packageDirs = ['packages', 'apps']
 // Stale results from an earlier run must not be counted.
 for (const dir of packageDirs) rmSync(path.join(dir, '.jest-results.json'), { force: true });
 
-const turbo = spawnSync('pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', ...process.argv.slice(2)], {
+// Every package's tests run even when another's fail, so the closing line counts them all; a
+// package whose build failed is still skipped (its tests would run old code) and is listed below.
+const turbo = spawnSync('pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue=dependencies-successful', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeReply } from '@oneclaw/server/testing';
 import type { Page } from 'playwright-core';
-import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, PHONE, startUiHarness, type UiHarness } from './harness';
+import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, PHONE, startUiHarness, waitForAttribute, type UiHarness } from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(90_000);
@@ -114,7 +114,7 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     expect(await loadCard.textContent()).toContain('Done');
     expect(await loadCard.getAttribute('aria-expanded')).toBe('false');
     await loadCard.click();
-    expect(await loadCard.getAttribute('aria-expanded')).toBe('true');
+    await waitForAttribute(loadCard, 'aria-expanded', 'true');
     const loadBody = page.locator(`#${await loadCard.getAttribute('aria-controls')}`);
     await loadBody.getByText('"group_name": "scheduled_tasks"').waitFor();
     await loadBody.getByText('list_scheduled_tasks', { exact: false }).waitFor();

@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startFakeModelServer, type FakeModelServer } from '@oneclaw/server/testing';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 /** Present here, and always in CI (`.ci/run` installs it): there a missing browser fails. */
@@ -160,4 +160,37 @@ export async function startUiHarness(options: { env?: Record<string, string> } =
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/*
+ * Waits for what a step changes, instead of reading it once: a textContent() or getAttribute() right
+ * after a click or a notice races the re-render (the read can land before it). Playwright re-resolves
+ * the locator and re-checks until the condition holds or its own timeout ends the test.
+ */
+
+/** Until the element's text is `expected` (a string: all of it, surrounding whitespace aside; a RegExp: matching). */
+export async function waitForText(locator: Locator, expected: string | RegExp): Promise<void> {
+  const pattern = typeof expected === 'string' ? new RegExp(`^\\s*${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) : expected;
+  await settled(locator.filter({ hasText: pattern }), () => `the text of ${String(locator)} to be ${String(expected)}`, () => locator.textContent());
+}
+
+/** Until the element's attribute `name` is `value`. */
+export async function waitForAttribute(locator: Locator, name: string, value: string): Promise<void> {
+  await settled(locator.and(locator.page().locator(`[${name}="${value}"]`)), () => `${name}="${value}" on ${String(locator)}`, () => locator.getAttribute(name));
+}
+
+/** Until exactly `n` elements match. */
+export async function waitForCount(locator: Locator, n: number): Promise<void> {
+  await settled(locator.nth(n), () => `at most ${n} of ${String(locator)}`, () => locator.count(), 'detached');
+  if (n > 0) await settled(locator.nth(n - 1), () => `${n} of ${String(locator)}`, () => locator.count());
+}
+
+async function settled(target: Locator, what: () => string, actual: () => Promise<unknown>, state: 'attached' | 'detached' = 'attached'): Promise<void> {
+  try {
+    await target.waitFor({ state });
+  } catch (error) {
+    // Say what was there instead, not only that the wait ran out.
+    const seen = await actual().catch((e: unknown) => `(unreadable: ${(e as Error).message})`);
+    throw new Error(`Expected ${what()}; it was ${JSON.stringify(seen)}. ${(error as Error).message}`);
+  }
 }

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
-import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, MODEL_KEY, PHONE, startUiHarness, type UiHarness } from './harness';
+import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, MODEL_KEY, PHONE, startUiHarness, waitForCount, waitForText, type UiHarness } from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(90_000);
@@ -86,10 +86,23 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     expect(ui.fake.requests.some((r) => r.method === 'GET' && r.path === '/v1/models')).toBe(true);
 
     const defaults = page.getByRole('form', { name: 'Default model' });
+    const label = defaults.getByTestId('default-model');
+    // What the "Now:" label says at the moment the success notice enters the page: the notice must
+    // not show next to the old label (the UI reloads the providers before it says "set").
+    await label.evaluate((element) => {
+      const form = element.closest('form')!;
+      const observer = new MutationObserver(() => {
+        if (!form.textContent!.includes('Default model set to gpt-4o.')) return;
+        form.dataset.labelAtSuccess = element.textContent ?? '';
+        observer.disconnect();
+      });
+      observer.observe(form, { subtree: true, childList: true, characterData: true });
+    });
     await defaults.getByLabel('Model used when an agent names none').selectOption(`${created.providerId}\u001fgpt-4o`);
     await defaults.getByRole('button', { name: 'Set default model' }).click();
     await defaults.getByText('Default model set to gpt-4o.').waitFor();
-    await expect(defaults.getByTestId('default-model').textContent()).resolves.toBe('Fetch Test / gpt-4o');
+    await expect(defaults.getAttribute('data-label-at-success')).resolves.toBe('Fetch Test / gpt-4o');
+    await waitForText(label, 'Fetch Test / gpt-4o');
     await provider.getByText('Default', { exact: true }).waitFor();
     const answer = await ui.api<{ defaultModel: unknown }>('GET', '/api/providers');
     expect(answer.defaultModel).toEqual({ providerId: created.providerId, modelId: 'gpt-4o' });
@@ -213,11 +226,11 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await expect(toggle.isChecked()).resolves.toBe(true);
     await toggle.uncheck();
     await page.getByText('word_count disabled.').waitFor();
-    await expect(toggle.isChecked()).resolves.toBe(false);
+    await page.getByRole('switch', { name: 'Enable word_count', checked: false }).waitFor();
 
     await page.reload();
     await page.getByLabel('Filter tools').fill('word_count');
-    await expect(page.getByRole('switch', { name: 'Enable word_count' }).isChecked()).resolves.toBe(false);
+    await page.getByRole('switch', { name: 'Enable word_count', checked: false }).waitFor();
     const { sources } = await ui.api<{ sources: { tools: { name: string; enabled: boolean }[] }[] }>('GET', '/api/tools');
     expect(sources.flatMap((s) => s.tools).find((t) => t.name === 'word_count')).toMatchObject({ enabled: false });
     expect(errors).toEqual([]);
@@ -226,7 +239,7 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
   test('S6 disable a whole group with its switch at phone size, and the filter narrows the list', async () => {
     const { page, errors } = await ui.open({ hash: '#/settings/tools', device: PHONE });
     await page.getByLabel('Filter tools').fill('my_text_tools');
-    await expect(page.getByRole('list', { name: 'Tool source files' }).getByRole('article').count()).resolves.toBe(1);
+    await waitForCount(page.getByRole('list', { name: 'Tool source files' }).getByRole('article'), 1);
     const group = page.getByRole('switch', { name: /^Enable group / });
     await expect(group.isChecked()).resolves.toBe(true);
     await group.uncheck();

@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AppOptions } from './app.module';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { bodyParserErrors, requireSupportedBodyEncoding } from './http/request-body-encoding';
 import { webUiNotBuilt } from './http/web-ui-not-built';
 import { securityHeaders } from './security/security-headers';
 
@@ -15,7 +16,11 @@ export function configureApp(app: NestExpressApplication, options: Pick<AppOptio
   if (config.trustProxy) app.set('trust proxy', true);
   // Same-origin by default (the web UI is served by this server); other origins only when listed (API-11).
   app.enableCors({ origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false, credentials: false });
+  // A body body-parser would refuse or fail on (charset, Content-Encoding, size) leaves as a typed
+  // 4xx: checked before it reads, translated after (docs/api.md, "Request bodies").
+  app.use(requireSupportedBodyEncoding());
   app.useBodyParser('json', { limit: config.bodyLimitBytes });
+  app.use(bodyParserErrors());
   // The web UI (apps/web, built into config.webDir). Public like /health: its files hold no data,
   // and it asks for the token itself. Hashed assets never change; index.html is always rechecked.
   app.useStaticAssets(config.webDir, {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createApp } from './create-app';
 import { createLogger, type Logger } from './logging/logger';
 import { installProcessHandlers } from './logging/process-handlers';
+import { ensureDataDir } from './persistence/data-dir';
 import { loadOrCreateApiToken } from './security/api-token';
 import { SecretRedactor } from './security/secret-redactor';
 import { loadServerConfig, secretsOf } from './server-config';
@@ -10,6 +11,8 @@ let logger: Logger | undefined;
 
 async function main(): Promise<void> {
   const config = loadServerConfig();
+  // Before the token file: every file the server keeps is below it, so say once what is wrong with it.
+  ensureDataDir(config.dataDir);
   const redactor = new SecretRedactor();
   for (const secret of secretsOf(config)) redactor.add(secret);
   const token = loadOrCreateApiToken(config.dataDir, config.apiToken ? { envToken: config.apiToken } : {});

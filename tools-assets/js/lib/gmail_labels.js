@@ -4,7 +4,7 @@
 
 var google_api = lib('google_api');
 
-var LABELS_URL = 'https://www.googleapis.com/gmail/v1/users/me/labels';
+var LABELS_URL = 'https://gmail.googleapis.com/gmail/v1/users/me/labels';
 var SYSTEM_LABELS = [
   'INBOX', 'SENT', 'DRAFT', 'TRASH', 'SPAM', 'UNREAD', 'STARRED', 'IMPORTANT', 'CHAT',
   'CATEGORY_PERSONAL', 'CATEGORY_SOCIAL', 'CATEGORY_PROMOTIONS', 'CATEGORY_UPDATES', 'CATEGORY_FORUMS',

@@ -3,7 +3,8 @@ var google_api = lib('google_api');
 var mime = lib('mime');
 var gmail_labels = lib('gmail_labels');
 
-var BASE = 'https://www.googleapis.com/gmail/v1/users/me';
+// The host the Gmail API's discovery document names (rootUrl), not the older shared www.googleapis.com.
+var BASE = 'https://gmail.googleapis.com/gmail/v1/users/me';
 // Below the execution engine's 30 000-character cut, so the note saying how much was cut survives.
 var MAX_BODY_CHARS = 20000;
 var THREAD_BODY_CHARS = 5000;
@@ -187,8 +188,21 @@ async function gmailListLabels() {
 }
 
 async function gmailCreateLabel(params) {
-  var label = await _gmail('POST', '/labels', { body: { name: params.name } });
-  return { id: label.id, name: label.name, type: label.type };
+  // The reference marks both visibilities required; the defaults are what Gmail's own UI gives a new label.
+  var label = await _gmail('POST', '/labels', {
+    body: {
+      name: params.name,
+      messageListVisibility: params.message_list_visibility || 'show',
+      labelListVisibility: params.label_list_visibility || 'labelShow',
+    },
+  });
+  return {
+    id: label.id,
+    name: label.name,
+    type: label.type,
+    messageListVisibility: label.messageListVisibility,
+    labelListVisibility: label.labelListVisibility,
+  };
 }
 
 async function gmailCreateDraft(params) {

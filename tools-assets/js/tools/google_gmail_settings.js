@@ -2,7 +2,8 @@
 var google_api = lib('google_api');
 var gmail_labels = lib('gmail_labels');
 
-var SETTINGS = 'https://www.googleapis.com/gmail/v1/users/me/settings';
+// The host the Gmail API's discovery document names (rootUrl), not the older shared www.googleapis.com.
+var SETTINGS = 'https://gmail.googleapis.com/gmail/v1/users/me/settings';
 
 function _settings(method, path, options) {
   return google_api.request('Gmail', method, SETTINGS + path, options);

@@ -1,7 +1,8 @@
 // Google Tasks tools: Tasks API v1 (https://developers.google.com/tasks/reference/rest).
 var google_api = lib('google_api');
 
-var BASE = 'https://www.googleapis.com/tasks/v1';
+// The host the Tasks API's discovery document names (rootUrl), not the older shared www.googleapis.com.
+var BASE = 'https://tasks.googleapis.com/tasks/v1';
 var API = 'Tasks';
 
 function _taskUrl(tasklistId, taskId) {

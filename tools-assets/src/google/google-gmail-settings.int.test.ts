@@ -13,14 +13,14 @@ beforeAll(async () => {
   h = await startToolHarness({ files: ['google_gmail_settings'] });
   // The mailbox answers GET /labels (label names in filters) and lets the settings fake check label ids.
   settings = registerGmailSettingsRoutes(h.api, { mailbox: registerGmailRoutes(h.api) });
-  c = googleToolChecks(h, 'Gmail', 'www.googleapis.com');
+  c = googleToolChecks(h, 'Gmail', 'gmail.googleapis.com');
 });
 afterAll(async () => {
   await h.close();
 });
 beforeEach(() => h.api.clearRequests());
 afterEach(() => {
-  c.sent(); // every request carried the bearer token and went to www.googleapis.com
+  c.sent(); // every request carried the bearer token and went to gmail.googleapis.com, the Gmail discovery document's host
   expect(h.api.unmatched).toHaveLength(0);
 });
 

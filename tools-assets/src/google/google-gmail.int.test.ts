@@ -17,14 +17,14 @@ let c: GoogleToolChecks;
 beforeAll(async () => {
   h = await startToolHarness({ files: ['google_gmail'] });
   gmail = registerGmailRoutes(h.api);
-  c = googleToolChecks(h, 'Gmail', 'www.googleapis.com');
+  c = googleToolChecks(h, 'Gmail', 'gmail.googleapis.com');
 });
 afterAll(async () => {
   await h.close();
 });
 beforeEach(() => h.api.clearRequests());
 afterEach(() => {
-  c.sent(); // every request carried the bearer token and went to www.googleapis.com
+  c.sent(); // every request carried the bearer token and went to gmail.googleapis.com, the Gmail discovery document's host
   expect(h.api.unmatched.map((r) => `${r.method} ${r.path}`)).toEqual([]);
 });
 
@@ -331,14 +331,26 @@ describe('J8 google_gmail: labels, read state, trash', () => {
     expect(result.count).toBe(gmail.labels.size);
   });
 
-  it('gmail_create_label: POST /labels {name}; a name that exists is the API’s 409', async () => {
+  it('gmail_create_label: POST /labels {name, messageListVisibility, labelListVisibility} (both required by the reference; defaults show / labelShow); a name that exists is the API’s 409', async () => {
     const label = await ok('gmail_create_label', { name: 'Projects/Apollo' });
     expect(calls()).toEqual([`POST ${BASE}/labels`]);
-    expect(c.body(0)).toEqual({ name: 'Projects/Apollo' });
-    expect(label).toEqual({ id: expect.stringMatching(/^Label_\d+$/), name: 'Projects/Apollo', type: 'user' });
+    expect(c.body(0)).toEqual({ name: 'Projects/Apollo', messageListVisibility: 'show', labelListVisibility: 'labelShow' });
+    expect(label).toEqual({ id: expect.stringMatching(/^Label_\d+$/), name: 'Projects/Apollo', type: 'user', messageListVisibility: 'show', labelListVisibility: 'labelShow' });
     expect(gmail.labels.get(label.id)?.name).toBe('Projects/Apollo');
     await fails('gmail_create_label', { name: 'work' }, 'execution_error', /^Gmail API error \(409\): .*Label name exists or conflicts/);
     await fails('gmail_create_label', {}, 'validation_error', /name/);
+  });
+
+  it('gmail_create_label: message_list_visibility and label_list_visibility are sent as given; values outside their enums are refused before any request', async () => {
+    const hidden = await ok('gmail_create_label', { name: 'Quiet', message_list_visibility: 'hide', label_list_visibility: 'labelShowIfUnread' });
+    expect(c.body(0)).toEqual({ name: 'Quiet', messageListVisibility: 'hide', labelListVisibility: 'labelShowIfUnread' });
+    expect(gmail.labels.get(hidden.id)).toMatchObject({ messageListVisibility: 'hide', labelListVisibility: 'labelShowIfUnread' });
+    await ok('gmail_create_label', { name: 'Out of sight', label_list_visibility: 'labelHide' });
+    expect(c.body(1)).toEqual({ name: 'Out of sight', messageListVisibility: 'show', labelListVisibility: 'labelHide' });
+    h.api.clearRequests();
+    await fails('gmail_create_label', { name: 'Bad', message_list_visibility: 'visible' }, 'validation_error', /message_list_visibility/);
+    await fails('gmail_create_label', { name: 'Bad', label_list_visibility: 'show' }, 'validation_error', /label_list_visibility/);
+    expect(calls()).toEqual([]);
   });
 
   it('gmail_delete_label: DELETE /labels/{id} by id or by name; an unknown id is a 404', async () => {
@@ -485,7 +497,7 @@ describe('J8 google_gmail: the fake refuses what Gmail refuses', () => {
     expect(() => parseMime(Buffer.from('Content-Type: text/plain\r\n\r\ncaf\xe9', 'latin1'))).toThrow(/no charset/);
   });
 
-  it('answers wrong calls as Gmail would: standard-base64 raw, no recipient, no raw, non-JSON body, wrong method, bad format, unknown parameters and fields, missing fields, another user', async () => {
+  it('answers wrong calls as Gmail would: standard-base64 raw, no recipient, no raw, non-JSON body, wrong method, bad format, unknown parameters and fields, missing fields (a label’s visibilities included), another user', async () => {
     const send = (body: string, type = 'application/json') => direct('POST', `${BASE}/messages/send`, body, type);
     expect(await send(JSON.stringify({ raw: 'VG86IGFAYi5j+/8=' }))).toMatch(/^400 .*Base64 decoding failed/);
     expect(await send(JSON.stringify({ raw: Buffer.from('Subject: x\r\n\r\nx').toString('base64url') }))).toMatch(/^400 .*Recipient address required/);
@@ -497,6 +509,8 @@ describe('J8 google_gmail: the fake refuses what Gmail refuses', () => {
     expect(await direct('GET', `${BASE}/messages?max_results=5`)).toMatch(/^400 .*Unknown name ..max_results/);
     expect(await direct('POST', `${BASE}/messages/${idBySubject('Quarterly report')}/modify`, '{"addLabels":["STARRED"]}', 'application/json')).toMatch(/^400 .*Unknown name ..addLabels/);
     expect(await direct('POST', `${BASE}/labels`, '{}', 'application/json')).toMatch(/^400 .*name/);
+    expect(await direct('POST', `${BASE}/labels`, '{"name":"No visibility"}', 'application/json')).toMatch(/^400 .*messageListVisibility/);
+    expect(await direct('POST', `${BASE}/labels`, '{"name":"x","messageListVisibility":"show","labelListVisibility":"always"}', 'application/json')).toMatch(/^400 .*label_list_visibility/);
     expect(await direct('POST', `${BASE}/drafts/send`, '{}', 'application/json')).toMatch(/^400 .*'id'/);
     expect(await direct('GET', '/gmail/v1/users/someone@else.example/labels')).toMatch(/^403 .*Delegation denied/);
     // The PUT above matched no route; the fake's own bookkeeping says so.
@@ -512,7 +526,7 @@ describe('J8 google_gmail: the fake refuses what Gmail refuses', () => {
 async function direct(method: string, pathAndQuery: string, body?: string, contentType?: string): Promise<string> {
   const proxy = new URL(h.api.proxyUrl);
   const socket = await new Promise<import('node:net').Socket>((resolve, reject) => {
-    const connect = http.request({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: 'www.googleapis.com:443' });
+    const connect = http.request({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: 'gmail.googleapis.com:443' });
     connect.on('connect', (res, tunnel) => (res.statusCode === 200 ? resolve(tunnel) : reject(new Error(`CONNECT ${res.statusCode}`))));
     connect.on('error', reject);
     connect.end();
@@ -521,7 +535,7 @@ async function direct(method: string, pathAndQuery: string, body?: string, conte
     const headers: Record<string, string> = { authorization: `Bearer ${FAKE_GOOGLE_ACCESS_TOKEN}` };
     if (contentType) headers['content-type'] = contentType;
     const req = https.request(
-      { host: 'www.googleapis.com', servername: 'www.googleapis.com', path: pathAndQuery, method, headers, ca: h.api.caCertificate, createConnection: () => tls.connect({ socket, servername: 'www.googleapis.com', ca: h.api.caCertificate }) },
+      { host: 'gmail.googleapis.com', servername: 'gmail.googleapis.com', path: pathAndQuery, method, headers, ca: h.api.caCertificate, createConnection: () => tls.connect({ socket, servername: 'gmail.googleapis.com', ca: h.api.caCertificate }) },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

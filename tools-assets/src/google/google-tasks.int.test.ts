@@ -14,7 +14,7 @@ let c: GoogleToolChecks;
 beforeAll(async () => {
   h = await startToolHarness({ files: ['google_tasks'] });
   tasks = registerTasksRoutes(h.api);
-  c = googleToolChecks(h, 'Tasks', 'www.googleapis.com');
+  c = googleToolChecks(h, 'Tasks', 'tasks.googleapis.com');
 });
 beforeEach(() => h.api.clearRequests());
 afterAll(async () => {

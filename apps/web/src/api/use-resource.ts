@@ -3,12 +3,17 @@ import { ApiError } from './api-error';
 import { useApi } from './api-context';
 import type { ApiClient } from './client';
 
+/**
+ * Loads again (after a change); the old data stays shown meanwhile. Resolves once the new answer
+ * (or the error) is in the state, so a caller can say "done" only when the screen shows it.
+ */
+export type Reload = () => Promise<void>;
+
 export interface Resource<T> {
   readonly data: T | undefined;
   readonly error: ApiError | undefined;
   readonly loading: boolean;
-  /** Loads again (after a change); the old data stays shown meanwhile. */
-  reload(): void;
+  readonly reload: Reload;
 }
 
 /**
@@ -22,24 +27,43 @@ export function useResource<T>(load: (api: ApiClient, signal: AbortSignal) => Pr
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
+  // reload() callers waiting for a load to settle. A load overtaken by a newer one leaves them for
+  // the newer one: only an answer that reaches the state counts.
+  const waiting = useRef<Array<() => void>>([]);
+  const settle = () => {
+    for (const resolve of waiting.current.splice(0)) resolve();
+  };
 
   useEffect(() => {
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
     loadRef.current(api, controller.signal).then(
       (data) => {
-        if (!controller.signal.aborted) setState({ data, loading: false });
+        if (controller.signal.aborted) return;
+        setState({ data, loading: false });
+        settle();
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
         const apiError = error instanceof ApiError ? error : new ApiError(0, 'client_error', String((error as Error)?.message ?? error));
         setState((s) => ({ ...s, error: apiError, loading: false }));
+        settle();
       },
     );
     return () => controller.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, generation, ...deps]);
 
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  // Unmounted: no load will settle any more, so nobody may be left waiting.
+  useEffect(() => settle, []);
+
+  const reload = useCallback<Reload>(
+    () =>
+      new Promise<void>((resolve) => {
+        waiting.current.push(resolve);
+        setGeneration((g) => g + 1);
+      }),
+    [],
+  );
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }

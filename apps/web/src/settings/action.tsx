@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'preact/hooks';
+import type { Reload } from '../api/use-resource';
 import { done, failed, IDLE, running, type ActionState } from './action-state';
 
 export interface Action {
@@ -6,15 +7,16 @@ export interface Action {
   readonly busy: boolean;
   /**
    * Runs one change: shows `progress`, awaits `work`, then reloads the screen's data (`after`)
-   * and shows `success`, or shows the server's detail prefixed with `what`. Resolves true on
-   * success so a form can clear itself. A second change while one runs is ignored: the buttons
-   * are disabled meanwhile, this guards a double tap that lands before the re-render.
+   * and, once the reloaded data is in, shows `success`, or shows the server's detail prefixed
+   * with `what`. Resolves true on success so a form can clear itself. A second change while one
+   * runs is ignored: the buttons are disabled meanwhile, this guards a double tap that lands
+   * before the re-render.
    */
   run(what: { progress: string; success: string; failure: string }, work: () => Promise<unknown>): Promise<boolean>;
   clear(): void;
 }
 
-export function useAction(after: () => void): Action {
+export function useAction(after: Reload): Action {
   const [state, setState] = useState<ActionState>(IDLE);
   const inFlight = useRef(false);
   const afterRef = useRef(after);
@@ -24,18 +26,22 @@ export function useAction(after: () => void): Action {
     if (inFlight.current) return false;
     inFlight.current = true;
     setState(running(what.progress));
+    let outcome: ActionState;
     try {
       await work();
-      setState(done(what.success));
-      return true;
+      outcome = done(what.success);
     } catch (error) {
-      setState(failed(what.failure, error));
-      return false;
+      outcome = failed(what.failure, error);
+    }
+    try {
+      // Also after a failure: the change may have half-happened, or someone else changed it.
+      // Awaited, so "done" never shows next to the old data (a reader would take the old for the new).
+      await afterRef.current();
     } finally {
       inFlight.current = false;
-      // Also after a failure: the change may have half-happened, or someone else changed it.
-      afterRef.current();
+      setState(outcome);
     }
+    return outcome.kind === 'done';
   }, []);
   const clear = useCallback(() => setState(IDLE), []);
   return { state, busy: state.kind === 'running', run, clear };

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { seg, type ApiClient } from '../api/client';
-import { useResource } from '../api/use-resource';
+import { useResource, type Reload } from '../api/use-resource';
 import { ActionStatus, useAction, type Action } from './action';
 import { agentChanges, agentFormErrors, formOf, isDeletable, sourceLabel, toggleTool, type AgentForm } from './agent-form';
 import { modelChoices, parseChoice } from './provider-model';
@@ -52,7 +52,7 @@ export function AgentsTab() {
   );
 }
 
-function AgentCard({ agent, data, reload, listAction }: { agent: AgentView; data: AgentsData; reload: () => void; listAction: Action }) {
+function AgentCard({ agent, data, reload, listAction }: { agent: AgentView; data: AgentsData; reload: Reload; listAction: Action }) {
   const api = useApi();
   const action = useAction(reload);
   const [editing, setEditing] = useState(false);
@@ -285,7 +285,7 @@ function ToolCheckbox({ name, form, set }: { name: string; form: AgentForm; set:
   );
 }
 
-function CreateAgentForm({ reload }: { reload: () => void }) {
+function CreateAgentForm({ reload }: { reload: Reload }) {
   const api = useApi();
   const action = useAction(reload);
   const empty = { name: '', description: '', systemPrompt: '' };

@@ -1,7 +1,8 @@
 import type { ApiError } from '../api/api-error';
+import type { Reload } from '../api/use-resource';
 
 /** What a settings tab shows before its data is there: loading, or the error with a retry. */
-export function LoadState({ what, error, loaded, reload }: { what: string; error: ApiError | undefined; loaded: boolean; reload: () => void }) {
+export function LoadState({ what, error, loaded, reload }: { what: string; error: ApiError | undefined; loaded: boolean; reload: Reload }) {
   if (error) {
     return (
       <div class="error" role="alert">

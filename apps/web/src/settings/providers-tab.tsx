@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { seg } from '../api/client';
-import { useResource } from '../api/use-resource';
+import { useResource, type Reload } from '../api/use-resource';
 import { ActionStatus, useAction, type Action } from './action';
 import {
   choiceValue,
@@ -49,7 +49,7 @@ export function ProvidersTab() {
   );
 }
 
-function DefaultModelForm({ answer, reload }: { answer: ProvidersAnswer; reload: () => void }) {
+function DefaultModelForm({ answer, reload }: { answer: ProvidersAnswer; reload: Reload }) {
   const api = useApi();
   const action = useAction(reload);
   const current = answer.defaultModel ? choiceValue(answer.defaultModel) : '';
@@ -103,7 +103,7 @@ function DefaultModelForm({ answer, reload }: { answer: ProvidersAnswer; reload:
   );
 }
 
-function ProviderCard({ provider, isDefault, reload, listAction }: { provider: ProviderView; isDefault: (modelId: string) => boolean; reload: () => void; listAction: Action }) {
+function ProviderCard({ provider, isDefault, reload, listAction }: { provider: ProviderView; isDefault: (modelId: string) => boolean; reload: Reload; listAction: Action }) {
   const api = useApi();
   const action = useAction(reload);
   const readOnly = isReadOnly(provider);
@@ -346,7 +346,7 @@ function ModelsSection({ provider, isDefault, action }: { provider: ProviderView
 
 const EMPTY_FORM: NewProviderForm = { name: '', kind: 'openai', apiBaseUrl: DEFAULT_BASE_URLS.openai, apiKey: '' };
 
-function AddProviderForm({ reload }: { reload: () => void }) {
+function AddProviderForm({ reload }: { reload: Reload }) {
   const api = useApi();
   const action = useAction(reload);
   const [form, setForm] = useState<NewProviderForm>(EMPTY_FORM);

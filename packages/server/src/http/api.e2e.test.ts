@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { StorageUnavailableError, type RecordedEvent } from '@oneclaw/core';
 import type { JsRunner } from '@oneclaw/js-tools';
 import { createApp } from '../create-app';
@@ -39,7 +40,7 @@ const GOOGLE_GROUPS: Readonly<Record<string, string>> = {
 const INTERNALS = /\bat \S+ \(|\.(?:ts|js):\d+|node_modules|\/work\/|\/tmp\/|"stack"|SyntaxError|TypeError/;
 
 /** A request with exactly the headers given: no Authorization unless passed (the helper's `api` always sends one). */
-async function bare(server: TestServer, method: string, route: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<ApiResponse> {
+async function bare(server: TestServer, method: string, route: string, options: { headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<ApiResponse> {
   const response = await fetch(server.url + route, { method, headers: options.headers ?? {}, ...(options.body !== undefined ? { body: options.body } : {}) });
   const text = await response.text();
   let body: any = text;
@@ -198,6 +199,102 @@ describe('HTTP API on one shared server', () => {
       }
       const started = await server.api('POST', '/api/sessions', { sessionId: 'x'.repeat(65) });
       expectProblem(started, 400, 'invalid_body');
+    });
+  });
+
+  describe('request body charset and Content-Encoding (fuzzer findings; docs/api.md, Request bodies)', () => {
+    const loadGmail = JSON.stringify({ groupName: 'google_gmail' });
+    const send = (route: string, headers: Record<string, string>, body: string | Uint8Array): Promise<ApiResponse> =>
+      bare(server, 'POST', route, { headers: { authorization: `Bearer ${TEST_API_TOKEN}`, ...headers }, body });
+
+    /** The server still answers, and a plain request after the bad ones is handled as usual. */
+    async function expectStillServing(sessionId: string): Promise<void> {
+      expect((await server.api('GET', '/health')).status).toBe(200);
+      expect((await server.api('POST', `/api/sessions/${sessionId}/clear`)).status).toBe(200);
+    }
+
+    it('API-21 a JSON body in any charset but UTF-8 answers 415 unsupported_charset naming it, records nothing, and the server keeps serving', async () => {
+      await startSession(server, 'api18');
+      for (const charset of ['latin1', 'ISO-8859-1', 'utf8', 'utf-7', 'utf-16', 'utf-9', 'bogus', '"windows-1252"', '']) {
+        const res = await send('/api/sessions/api18/tool-groups', { 'content-type': `application/json; charset=${charset}` }, loadGmail);
+        expect(`${charset} ${res.status} ${res.body?.code}`).toBe(`${charset} 415 unsupported_charset`);
+        expectProblem(res, 415, 'unsupported_charset');
+        expect(res.body.charset).toBe(charset.replace(/"/g, ''));
+        expect(res.body.detail).toContain('UTF-8');
+      }
+      // Every charset parameter counts, not only the one a parser happens to pick.
+      expectProblem(await send('/api/sessions/api18/tool-groups', { 'content-type': 'application/json; charset=utf-8; charset=latin1' }, loadGmail), 415, 'unsupported_charset');
+      const fresh = await send('/api/sessions', { 'content-type': 'application/json; charset=latin1' }, JSON.stringify({ sessionId: 'api18-b' }));
+      expectProblem(fresh, 415, 'unsupported_charset');
+      expectProblem(await server.api('GET', '/api/sessions/api18-b'), 404, 'session_not_found');
+      expect(await typesOf(server, 'api18')).toEqual(['SessionStarted']);
+
+      // UTF-8, in any spelling of the parameter, is read.
+      for (const [i, contentType] of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset="utf-8"'].entries()) {
+        const res = await send('/api/sessions', { 'content-type': contentType }, JSON.stringify({ sessionId: `api18-utf8-${i}` }));
+        expect(`${contentType} ${res.status}`).toBe(`${contentType} 201`);
+      }
+      await expectStillServing('api18');
+    });
+
+    it('API-22 a JSON body compressed with gzip, deflate or br is read (the size limit applies after inflating); any other Content-Encoding answers 415 unsupported_content_encoding', async () => {
+      await startSession(server, 'api19');
+      const compressed: Array<[string, Buffer]> = [
+        ['gzip', zlib.gzipSync(loadGmail)],
+        ['deflate', zlib.deflateSync(loadGmail)],
+        ['br', zlib.brotliCompressSync(loadGmail)],
+        ['GZIP', zlib.gzipSync(loadGmail)],
+      ];
+      for (const [encoding, body] of compressed) {
+        const res = await send('/api/sessions/api19/tool-groups', { 'content-type': 'application/json', 'content-encoding': encoding }, body);
+        expect(`${encoding} ${res.status}`).toBe(`${encoding} 200`);
+        expect(res.body.loadedGroups).toEqual(['google_gmail']);
+      }
+      const identity = await send('/api/sessions/api19/tool-groups', { 'content-type': 'application/json', 'content-encoding': 'identity' }, loadGmail);
+      expect(identity.status).toBe(200);
+      // Loaded once; the repeats recorded nothing, so all of the above reached the handler as the same body.
+      expect(await typesOf(server, 'api19')).toEqual(['SessionStarted', 'ToolGroupLoaded']);
+
+      // A small gzip body that inflates past the 16 KiB limit: refused, not inflated without bound.
+      const bomb = zlib.gzipSync(JSON.stringify({ groupName: 'g'.repeat(4 * 1024 * 1024) }));
+      expect(bomb.length).toBeLessThan(16_384);
+      expectProblem(await send('/api/sessions/api19/tool-groups', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, bomb), 413, 'payload_too_large');
+
+      // zstd is refused on every Node version (body-parser inflates it only where zlib has it).
+      for (const encoding of ['compress', 'zstd', 'x-gzip', 'gzip, gzip', 'deflate, br', 'bogus']) {
+        const body = encoding === 'gzip, gzip' ? zlib.gzipSync(zlib.gzipSync(loadGmail)) : Buffer.from(loadGmail);
+        const res = await send('/api/sessions/api19/tool-groups', { 'content-type': 'application/json', 'content-encoding': encoding }, body);
+        expect(`${encoding} ${res.status} ${res.body?.code}`).toBe(`${encoding} 415 unsupported_content_encoding`);
+        expectProblem(res, 415, 'unsupported_content_encoding');
+        expect(res.body).toMatchObject({ encoding, supported: ['identity', 'gzip', 'deflate', 'br'] });
+      }
+      expect(await typesOf(server, 'api19')).toEqual(['SessionStarted', 'ToolGroupLoaded']);
+      await expectStillServing('api19');
+    });
+
+    it('API-23 a body that is not what its Content-Encoding says (plain, truncated, another format, trailing junk) answers 400 invalid_body and records nothing', async () => {
+      await startSession(server, 'api20');
+      const gzipped = zlib.gzipSync(loadGmail);
+      const cases: Array<[string, Buffer]> = [
+        ['gzip', Buffer.from(loadGmail)],
+        ['deflate', Buffer.from(loadGmail)],
+        ['br', Buffer.from(loadGmail)],
+        ['gzip', gzipped.subarray(0, gzipped.length - 6)],
+        ['br', gzipped],
+        ['deflate', gzipped],
+        ['gzip', Buffer.concat([gzipped, Buffer.from('junk')])],
+      ];
+      for (const [encoding, body] of cases) {
+        const res = await send('/api/sessions/api20/tool-groups', { 'content-type': 'application/json', 'content-encoding': encoding }, body);
+        expect(`${encoding} ${res.status} ${res.body?.code}`).toBe(`${encoding} 400 invalid_body`);
+        expectProblem(res, 400, 'invalid_body');
+        expect(res.body.encoding).toBe(encoding);
+        expect(res.body.detail).toContain(`not valid ${encoding} data`);
+      }
+      // Inflating fine but holding broken JSON is the JSON's fault, as without compression.
+      expectProblem(await send('/api/sessions/api20/tool-groups', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, zlib.gzipSync('{"groupName":')), 400, 'invalid_json');
+      expect(await typesOf(server, 'api20')).toEqual(['SessionStarted']);
+      await expectStillServing('api20');
     });
   });
 

@@ -20,6 +20,8 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   unknown_tool_call: 409,
   tool_call_mismatch: 409,
   payload_too_large: 413,
+  unsupported_charset: 415,
+  unsupported_content_encoding: 415,
   storage_unavailable: 503,
   storage_corrupt: 503,
   invalid_body: 400,
@@ -133,11 +135,6 @@ export function toProblem(exception: unknown): Problem {
       return problem(status, exception.code, GENERIC_DETAIL[exception.code] ?? INTERNAL_DETAIL);
     }
     return { ...exception.details, ...problem(status, exception.code, exception.message) };
-  }
-  // body-parser reports bad bodies as plain errors with a `type`, before any route runs.
-  const bodyError = (exception as { type?: string } | null)?.type;
-  if (bodyError === 'entity.too.large') {
-    return problem(413, 'payload_too_large', 'The request body is over the size limit. Send less, or raise ONECLAW_BODY_LIMIT_BYTES.');
   }
   if (exception instanceof ThrottlerException) {
     return problem(429, 'rate_limited', 'Too many requests from this client. Wait for the number of seconds in Retry-After, then retry.');

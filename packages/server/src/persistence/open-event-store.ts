@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { EventStore } from '@oneclaw/core';
 import type { ServerConfig } from '../server-config';
+import { ensureDataDir } from './data-dir';
 import { KurrentDbEventStore } from './kurrentdb-event-store';
 import { SqliteEventStore } from './sqlite-event-store';
 
@@ -10,6 +10,6 @@ export async function openEventStore(config: ServerConfig): Promise<EventStore> 
   if (config.kurrentDbConnectionString) {
     return KurrentDbEventStore.connect(config.kurrentDbConnectionString, { maxAppendBytes: config.maxAppendBytes });
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensureDataDir(config.dataDir);
   return SqliteEventStore.open(path.join(config.dataDir, 'events.db'), { maxAppendBytes: config.maxAppendBytes });
 }

@@ -106,7 +106,7 @@ describe('agent loop over HTTP with a fake Anthropic model and the fake Google A
     // G2: the system prompt lists the groups.
     expect(String((model.requests[0]!.body as { system: unknown }).system)).toContain('## Available Tool Groups');
     // The search really reached the (fake) Gmail API with the configured token.
-    expect(google.requests.some((r) => r.url.startsWith('https://www.googleapis.com/gmail/v1/users/me/messages?'))).toBe(true);
+    expect(google.requests.some((r) => r.url.startsWith('https://gmail.googleapis.com/gmail/v1/users/me/messages?'))).toBe(true);
 
     let events = await eventsOf(server, 'mail');
     const results = ofType(events, 'MessageSent').filter((e) => (e.data as { role: string }).role === 'tool');

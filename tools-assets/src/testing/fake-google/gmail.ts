@@ -3,7 +3,8 @@ import { GoogleApiError, requireFields, type FakeGoogleApi, type GoogleRequest, 
 import { enumQuery, rejectUnknownFields, rejectUnknownQuery } from './api-checks';
 import { pageOf } from './paging';
 
-export const GMAIL_HOST = 'www.googleapis.com';
+/** The service host of Gmail's discovery document (rootUrl); the fake answers only there. */
+export const GMAIL_HOST = 'gmail.googleapis.com';
 /** The Gmail API's path prefix; `{userId}` is `me` or the account's address. */
 export const GMAIL_USER_PATH = '/gmail/v1/users/{userId}';
 
@@ -770,18 +771,19 @@ export function registerGmailRoutes(api: FakeGoogleApi): GmailFake {
   route('GET', '/labels', {}, () => ({ json: { labels: [...box.labels.values()].map((l) => ({ ...l })) } }));
   route('POST', '/labels', {}, (req) => {
     const json = body(req, ['id', 'name', 'type', 'messageListVisibility', 'labelListVisibility', 'color'], 'label');
-    requireFields(json, ['name']);
+    // The reference marks all three required (a label's visibilities have no server-side default there).
+    requireFields(json, ['name', 'messageListVisibility', 'labelListVisibility'], 'label');
     const name = String(json.name).trim();
     if (SYSTEM_LABELS.some((l) => l.name.toLowerCase() === name.toLowerCase())) throw badRequest('Invalid label name');
     if ([...box.labels.values()].some((l) => l.name.toLowerCase() === name.toLowerCase())) throw new GoogleApiError(409, 'Label name exists or conflicts', 'ALREADY_EXISTS');
-    if (json.messageListVisibility !== undefined && !['show', 'hide'].includes(String(json.messageListVisibility))) throw badRequest("Invalid value at 'label.message_list_visibility'");
-    if (json.labelListVisibility !== undefined && !['labelShow', 'labelShowIfUnread', 'labelHide'].includes(String(json.labelListVisibility))) throw badRequest("Invalid value at 'label.label_list_visibility'");
+    if (!['show', 'hide'].includes(String(json.messageListVisibility))) throw badRequest("Invalid value at 'label.message_list_visibility'");
+    if (!['labelShow', 'labelShowIfUnread', 'labelHide'].includes(String(json.labelListVisibility))) throw badRequest("Invalid value at 'label.label_list_visibility'");
     const label: GmailLabel = {
       id: box.newLabelId(),
       name,
       type: 'user',
-      messageListVisibility: (json.messageListVisibility as GmailLabel['messageListVisibility']) ?? 'show',
-      labelListVisibility: (json.labelListVisibility as GmailLabel['labelListVisibility']) ?? 'labelShow',
+      messageListVisibility: json.messageListVisibility as GmailLabel['messageListVisibility'],
+      labelListVisibility: json.labelListVisibility as GmailLabel['labelListVisibility'],
     };
     box.labels.set(label.id, label);
     return { json: label };

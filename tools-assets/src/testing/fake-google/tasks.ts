@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { GoogleApiError, type FakeGoogleApi, type GoogleRequest } from '../fake-google-api';
 import { pageOf } from './paging';
 
-const HOST = 'www.googleapis.com';
+/** The service host of the Tasks discovery document (rootUrl); the fake answers only there. */
+const HOST = 'tasks.googleapis.com';
 const V1 = '/tasks/v1';
 
 /** A Task resource as the Tasks API returns it. */

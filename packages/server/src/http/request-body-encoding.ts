@@ -1,0 +1,120 @@
+import { OneClawError } from '@oneclaw/core';
+
+/**
+ * Which JSON request bodies the server reads (docs/api.md, "Request bodies"): UTF-8 only, either
+ * uncompressed or compressed with one of CONTENT_ENCODINGS. body-parser does the reading; these two
+ * middlewares sit before and after it so that every body it refuses leaves as a typed 4xx instead
+ * of the 500 its plain `http-errors` objects would otherwise become.
+ */
+
+/**
+ * The encodings body-parser inflates on every Node version we support. It also inflates zstd, but
+ * only on Node versions with zlib zstd support; refusing it everywhere keeps the answer the same
+ * whichever Node runs the server.
+ */
+export const CONTENT_ENCODINGS: readonly string[] = ['identity', 'gzip', 'deflate', 'br'];
+
+/** The parts of Express's request these middlewares use (keeps @types/express out of the build). */
+interface RequestLike {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  is(type: string): string | false | null;
+}
+
+type Next = (error?: unknown) => void;
+
+export class UnsupportedCharsetError extends OneClawError {
+  constructor(charset: string) {
+    super(
+      'unsupported_charset',
+      `The request body's charset "${charset}" is not supported: JSON bodies must be UTF-8 (RFC 8259). Encode the body as UTF-8 and send Content-Type: application/json (charset=utf-8 is optional).`,
+      { charset },
+    );
+  }
+}
+
+export class UnsupportedContentEncodingError extends OneClawError {
+  constructor(encoding: string) {
+    super(
+      'unsupported_content_encoding',
+      `Content-Encoding "${encoding}" is not supported. Send the body uncompressed, or compressed with exactly one of ${CONTENT_ENCODINGS.filter((e) => e !== 'identity').join(', ')}.`,
+      { encoding, supported: CONTENT_ENCODINGS },
+    );
+  }
+}
+
+/**
+ * Refuses, before anything is read, a JSON body whose charset is not UTF-8 or whose
+ * Content-Encoding is not one we inflate. Bodies of other content types are never parsed, so their
+ * headers do not matter here.
+ */
+export function requireSupportedBodyEncoding(): (req: RequestLike, res: unknown, next: Next) => void {
+  return (req, _res, next) => {
+    // `is` answers null when there is no body, false for another type.
+    if (!req.is('application/json')) {
+      next();
+      return;
+    }
+    const badCharset = charsetsOf(header(req, 'content-type')).find((charset) => charset.toLowerCase() !== 'utf-8');
+    if (badCharset !== undefined) {
+      next(new UnsupportedCharsetError(badCharset));
+      return;
+    }
+    const encoding = contentEncodingOf(req);
+    if (!CONTENT_ENCODINGS.includes(encoding)) {
+      next(new UnsupportedContentEncodingError(encoding));
+      return;
+    }
+    next();
+  };
+}
+
+/**
+ * Turns body-parser's refusals into typed errors. An error without a body-parser `type` on a
+ * compressed request is the decompressor's: the body is not what its Content-Encoding says.
+ */
+export function bodyParserErrors(): (error: unknown, req: RequestLike, res: unknown, next: Next) => void {
+  return (error, req, _res, next) => {
+    next(translate(error, req));
+  };
+}
+
+function translate(error: unknown, req: RequestLike): unknown {
+  if (error instanceof OneClawError) return error;
+  const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
+  switch (type) {
+    case 'entity.too.large':
+      return new OneClawError('payload_too_large', 'The request body is over the size limit (counted after decompression). Send less, or raise ONECLAW_BODY_LIMIT_BYTES.');
+    // Both are refused earlier by requireSupportedBodyEncoding; mapped here too so a body-parser
+    // upgrade that refuses more cannot turn them back into 500s.
+    case 'charset.unsupported':
+      return new UnsupportedCharsetError(String((error as { charset?: unknown }).charset ?? 'unknown'));
+    case 'encoding.unsupported':
+      return new UnsupportedContentEncodingError(contentEncodingOf(req));
+  }
+  const encoding = contentEncodingOf(req);
+  if (type === undefined && status === 400 && encoding !== 'identity') {
+    return new OneClawError(
+      'invalid_body',
+      `The request body is not valid ${encoding} data, though Content-Encoding says it is. Compress the whole JSON body with ${encoding}, or send it uncompressed without Content-Encoding.`,
+      { encoding },
+    );
+  }
+  return error;
+}
+
+function header(req: RequestLike, name: string): string {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : (value ?? '');
+}
+
+function contentEncodingOf(req: RequestLike): string {
+  return header(req, 'content-encoding').trim().toLowerCase() || 'identity';
+}
+
+/**
+ * Every charset parameter in a Content-Type, quoted or not. All of them are checked: which one a
+ * parser honours when there are several is its own choice.
+ */
+function charsetsOf(contentType: string): string[] {
+  return [...contentType.matchAll(/;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/gi)].map((m) => m[1] ?? m[2] ?? '');
+}
