@@ -77,7 +77,8 @@ interface Queued {
  * not affected (SBX-03).
  *
  * Workers are shared fairly between sessions: waiting calls are served round-robin by session,
- * and while another session waits, no session may hold more than all workers but one. A call's
+ * and no session may hold more than all workers but one, so another session's call never waits
+ * behind one session's long calls. A call's
  * timeout starts when it starts running; the wait for a worker is bounded separately
  * (`maxQueue`, `maxWaitMs`), and either bound answers `busy`.
  */
@@ -216,16 +217,18 @@ export class WorkerJsRunner implements JsRunner {
   }
 
   /**
-   * How many workers a session may hold: all of them while nobody else waits, else all but one,
-   * so a session that fills the pool with long calls leaves the next free worker to the others.
+   * How many workers one session may hold: all but one (a pool of one is shared by turns). Calls
+   * cannot be pre-empted, so a session allowed every worker would make the next session wait for
+   * one of its calls to end, up to that call's timeout; keeping one worker out of any single
+   * session's reach lets another session's call start at once. The price: one session runs at
+   * most `maxWorkers - 1` JavaScript calls at a time.
    */
-  private capFor(session: string): number {
-    for (const other of this.waiting.keys()) if (other !== session) return Math.max(1, this.maxWorkers - 1);
-    return this.maxWorkers;
+  private get sessionCap(): number {
+    return Math.max(1, this.maxWorkers - 1);
   }
 
   private canStartNow(session: string): boolean {
-    return (this.runningBySession.get(session) ?? 0) < this.capFor(session) && this.hasFreeSlot();
+    return (this.runningBySession.get(session) ?? 0) < this.sessionCap && this.hasFreeSlot();
   }
 
   private hasFreeSlot(): boolean {
@@ -235,7 +238,7 @@ export class WorkerJsRunner implements JsRunner {
   /** The next call to start: sessions in round-robin order, skipping those at their cap. */
   private nextQueued(): Queued | undefined {
     for (const [session, queue] of this.waiting) {
-      if ((this.runningBySession.get(session) ?? 0) >= this.capFor(session)) continue;
+      if ((this.runningBySession.get(session) ?? 0) >= this.sessionCap) continue;
       const next = queue[0] as Queued;
       this.dequeue(next);
       // Served: the session goes to the back of the round.
