@@ -6,17 +6,20 @@ import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, PHONE, sta
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(90_000);
 
-/** Starts a session from the session list (the sidebar on a desktop) and waits for its empty chat. */
+/**
+ * Starts a session from the session list (the sidebar on a desktop): clicks "New session" and waits until the page shows the session the server created. Waiting
+ * for "any other session URL" is not enough: a page opened at #/ moves to the newest existing
+ * session on its own, and a message typed there before the new one opens goes astray.
+ */
 async function startSession(page: Page): Promise<string> {
-  const before = new URL(page.url()).hash;
+  const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/sessions');
   await page.getByRole('complementary', { name: 'Sessions' }).getByRole('button', { name: 'New session' }).click();
-  await page.waitForURL((url) => /^#\/sessions\/[^/?]+$/.test(url.hash) && url.hash !== before);
+  const { sessionId } = (await (await created).json()) as { sessionId: string };
+  await page.waitForURL((url) => url.hash === `#/sessions/${encodeURIComponent(sessionId)}`);
+  // The new session's own view (its audit link), not the previous one still on screen.
+  await page.locator(`a[href="#/sessions/${encodeURIComponent(sessionId)}/audit"]`).waitFor();
   await page.getByText('No messages yet.', { exact: false }).waitFor();
-  return sessionIdOf(page);
-}
-
-function sessionIdOf(page: Page): string {
-  return decodeURIComponent(new URL(page.url()).hash.split('/')[2] ?? '');
+  return sessionId;
 }
 
 function messageBox(page: Page) {
@@ -273,7 +276,7 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     // The card opens from the keyboard as well.
     await card.focus();
     await page.keyboard.press('Enter');
-    expect(await card.getAttribute('aria-expanded')).toBe('true');
+    await waitForAttribute(card, 'aria-expanded', 'true');
     const body = page.locator(`#${await card.getAttribute('aria-controls')}`);
     await body.getByRole('heading', { name: 'Error (tool_not_available)' }).waitFor();
     await body.getByText('pdf', { exact: false }).first().waitFor();
@@ -310,7 +313,7 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     const tasks = groups.find((g) => g.name === 'google_tasks')!;
     const showTools = page.getByRole('button', { name: `${tasks.toolNames.length} tools of Google Tasks` });
     await showTools.click();
-    expect(await showTools.getAttribute('aria-expanded')).toBe('true');
+    await waitForAttribute(showTools, 'aria-expanded', 'true');
     const toolList = page.locator(`#${await showTools.getAttribute('aria-controls')}`);
     for (const name of tasks.toolNames) await toolList.getByText(name, { exact: true }).waitFor();
     expect(await toolList.locator('.group-card__tool-description').count()).toBe(tasks.toolNames.length);
@@ -331,10 +334,10 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     // #/ opens the newest session; wait for it, so the new one is told apart.
     await page.waitForURL((url) => url.hash.startsWith('#/sessions/'));
     await menu.click();
-    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await waitForAttribute(menu, 'aria-expanded', 'true');
     await startSession(page);
     await page.locator('.shell:not(.shell--drawer-open)').waitFor();
-    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await waitForAttribute(menu, 'aria-expanded', 'false');
 
     ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), fakeReply.text('The PDF tools are ready.'));
     await send(page, 'Get ready for PDFs');
@@ -343,7 +346,7 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await chips(page).getByRole('listitem').filter({ hasText: 'pdf' }).waitFor();
     const card = toolCard(page, 'load_tool_group');
     await card.tap();
-    expect(await card.getAttribute('aria-expanded')).toBe('true');
+    await waitForAttribute(card, 'aria-expanded', 'true');
     await page.locator(`#${await card.getAttribute('aria-controls')}`).getByText('"group_name": "pdf"').waitFor();
 
     // Nothing is wider than the phone.
@@ -355,7 +358,7 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await current.waitFor();
     expect(await current.getAttribute('aria-current')).toBe('page');
     await page.keyboard.press('Escape');
-    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await waitForAttribute(menu, 'aria-expanded', 'false');
     expect(errors).toEqual([]);
   });
 

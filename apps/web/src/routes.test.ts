@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { parseRoute, routeHref, type Route } from './routes';
+import { homeRedirect, parseRoute, routeHref, type Route } from './routes';
 
 describe('S6 hash routes', () => {
   test.each<[string, Route]>([
@@ -28,5 +28,13 @@ describe('S6 hash routes', () => {
       { name: 'settings', tab: 'agents' },
     ];
     for (const route of routes) expect(parseRoute(routeHref(route))).toEqual(route);
+  });
+
+  test('#/ goes to the newest session only while the page is still at #/ (a session chosen while the list loaded wins)', () => {
+    expect(homeRedirect('', 'newest')).toBe('#/sessions/newest');
+    expect(homeRedirect('#/', 'new est')).toBe('#/sessions/new%20est');
+    expect(homeRedirect('#/', undefined)).toBeUndefined();
+    expect(homeRedirect('#/sessions/just-created', 'newest')).toBeUndefined();
+    expect(homeRedirect('#/settings/tools', 'newest')).toBeUndefined();
   });
 });

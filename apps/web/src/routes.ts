@@ -49,6 +49,17 @@ export function routeHref(route: Route): string {
   }
 }
 
+/**
+ * Where `#/` takes the page once the session list is in: the newest session, but only while the
+ * page is still at `#/`. The list can arrive after the user moved on (clicked "New session"
+ * while it loaded); that choice wins.
+ */
+export function homeRedirect(currentHash: string, newestSessionId: string | undefined): string | undefined {
+  const here = parseRoute(currentHash);
+  if (newestSessionId === undefined || here.name !== 'chat' || here.sessionId !== undefined) return undefined;
+  return routeHref({ name: 'chat', sessionId: newestSessionId });
+}
+
 export function navigate(route: Route): void {
   window.location.hash = routeHref(route);
 }

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
-import { navigate, routeHref } from '../routes';
+import { homeRedirect, navigate, routeHref } from '../routes';
 import type { SessionSummary, SessionView, ToolGroupView } from './api-types';
 import { asActionError, type ActionError } from './chat-store';
 import { Composer } from './composer';
@@ -28,7 +28,8 @@ function ChatHome() {
   const sessions = useResource((api, signal) => api.get<{ sessions: SessionSummary[] }>('/api/sessions', { signal }), []);
   const newest = sessions.data?.sessions[0];
   useEffect(() => {
-    if (newest) window.location.replace(routeHref({ name: 'chat', sessionId: newest.sessionId }));
+    const target = homeRedirect(window.location.hash, newest?.sessionId);
+    if (target) window.location.replace(target);
   }, [newest]);
 
   return (
