@@ -238,6 +238,9 @@ class Turn {
         },
       );
       for (const outcome of outcomes) session = await this.recordOutcome(outcome);
+      // A cancel ends the calls as `cancelled`, which would read as a repeated failure: the
+      // cancel is what stopped the turn, so it is checked before the loop breaker.
+      if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
       const verdict = breaker.recordAll(outcomes);
       if (verdict.stop) return this.finish('loop_breaker', this.deps.redactor.redactText(verdict.reason));
     }
