@@ -90,6 +90,11 @@ function translate(error: unknown, req: RequestLike): unknown {
       return new UnsupportedCharsetError(String((error as { charset?: unknown }).charset ?? 'unknown'));
     case 'encoding.unsupported':
       return new UnsupportedContentEncodingError(contentEncodingOf(req));
+    // The body ended before its Content-Length (the client went away or lied about the length).
+    // Usually nobody is left to read the answer, but it must not be logged as a server fault.
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new OneClawError('invalid_body', 'The request body ended before the length its Content-Length header announced. Send the whole body, with a Content-Length that matches it.');
   }
   const encoding = contentEncodingOf(req);
   if (type === undefined && status === 400 && encoding !== 'identity') {
