@@ -188,6 +188,17 @@ describe('the streamed turn', () => {
     expect(cleared.turn).toBe('none');
   });
 
+  test('/compact keeps the transcript, shows no user message, and reports what the compaction did', () => {
+    const before = run(initialChatState, { type: 'stored', view: view({ loadedGroups: ['pdf'] }), events: loadTurnEvents });
+    const sending = run(before, { type: 'send', text: '/compact' });
+    expect(sending.items.some((item) => item.kind === 'user' && item.pending)).toBe(false);
+    const detail = 'Compacted: 4 earlier messages are now a summary (about 900 → 40 tokens).';
+    const done = run(sending, sse('conversation_compacted', { detail }), sse('done', { reason: 'compacted' }), { type: 'stream-ended', aborted: false });
+    expect(done.items).toEqual(before.items);
+    expect(done.loadedGroups).toEqual(['pdf']);
+    expect(done.status).toBe(detail);
+  });
+
   test('a stored read during this page\'s own turn is ignored; afterwards it replaces the streamed items', () => {
     const running = run(initialChatState, { type: 'send', text: 'hi' }, sse('turn_started'));
     expect(run(running, { type: 'stored', view: view(), events: [] })).toBe(running);

@@ -118,6 +118,11 @@ export function isClearCommand(text: string): boolean {
   return text.trim() === CLEAR_TEXT;
 }
 
+/** `/compact` is not a message either: the server records a compaction, not a user message. */
+export function isCompactCommand(text: string): boolean {
+  return text.trim() === '/compact';
+}
+
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'stored': {
@@ -134,8 +139,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const counter = state.live.counter + 1;
       const live: LiveTurn = { round: 0, assistantKey: `live-${counter}`, toolIndex: 0, finished: false, counter };
       const kept = state.items.filter((item) => item.kind !== 'error');
-      const items = isClearCommand(action.text) ? kept : [...kept, { kind: 'user' as const, key: `local-${counter}`, text: action.text, pending: true }];
-      return { ...state, items, turn: 'running', busyElsewhere: false, live, status: isClearCommand(action.text) ? 'Clearing the conversation…' : 'Message sent. Waiting for the reply…' };
+      const command = isClearCommand(action.text) || isCompactCommand(action.text);
+      const items = command ? kept : [...kept, { kind: 'user' as const, key: `local-${counter}`, text: action.text, pending: true }];
+      const status = isClearCommand(action.text) ? 'Clearing the conversation…' : command ? 'Compacting the conversation…' : 'Message sent. Waiting for the reply…';
+      return { ...state, items, turn: 'running', busyElsewhere: false, live, status };
     }
     case 'sse':
       return applyStreamEvent(state, action.event);
@@ -218,6 +225,10 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
     }
     case 'session_cleared':
       return { ...state, items: [], loadedGroups: [], status: 'The conversation was cleared.' };
+    // The transcript keeps every message: compaction only changes what the model is sent.
+    case 'conversation_compacted':
+    case 'compaction_failed':
+      return { ...state, status: String(d.detail ?? '') };
     case 'turn_finished': {
       const reason = String(d.reason ?? 'completed');
       const detail = String(d.detail ?? '');

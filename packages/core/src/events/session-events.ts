@@ -150,7 +150,11 @@ export type ConversationCompacted = EventEnvelope<
     /** The provider and model that wrote the summary. */
     readonly provider: string;
     readonly model: string;
-    /** Input tokens of the conversation before (the provider's count when known) and after (estimated). */
+    /**
+     * Tokens of the conversation part of the request (summary + messages) before and after,
+     * both counted with o200k so they compare; the provider's own count, which triggered an
+     * automatic compaction, also holds the system prompt and tools.
+     */
     readonly tokensBefore: number;
     readonly tokensAfter: number;
     /** The summary was longer than the limit and was cut to it. */

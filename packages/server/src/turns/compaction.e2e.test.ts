@@ -151,6 +151,21 @@ describe('context compaction with a fake Anthropic model', () => {
     expect(model.requests).toHaveLength(5);
   });
 
+  it('a summary cut to 2048 tokens that would not shrink the conversation, or an empty one, is recorded as failed', async () => {
+    await fillWindow('huge');
+    model.enqueue(fakeReply.text('summary '.repeat(3000)), fakeReply.text('One.', { inputTokens: 3600, outputTokens: 1 }));
+    expect((await server.api('POST', '/api/sessions/huge/messages', { text: 'next' })).body).toMatchObject({ reason: 'completed', reply: 'One.' });
+    model.enqueue(fakeReply.text('   '), fakeReply.text('Two.'));
+    expect((await server.api('POST', '/api/sessions/huge/messages', { text: 'and next' })).body).toMatchObject({ reason: 'completed', reply: 'Two.' });
+
+    const events = await eventsOf(server, 'huge');
+    expect(ofType(events, 'ConversationCompacted')).toHaveLength(0);
+    expect(ofType(events, 'CompactionFailed').map((e) => (e.data as { code: string }).code)).toEqual(['not_smaller', 'summary_empty']);
+    expect(JSON.stringify(bodyOf(model, 6).messages)).toContain('quick brown fox');
+    // The summary request asks for at most the limit.
+    expect((model.requests[3]?.body as { max_tokens: number }).max_tokens).toBe(2048);
+  });
+
   it('/compact and POST /api/sessions/:id/compact compact on demand; with nothing to summarise they say so and change nothing', async () => {
     expect((await server.api('POST', '/api/sessions', { sessionId: 'manual' })).status).toBe(201);
     const empty = await server.api('POST', '/api/sessions/manual/compact', {});
