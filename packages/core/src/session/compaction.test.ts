@@ -5,6 +5,7 @@ import { sessionScenario } from '../testing/session-scenario';
 import type { SessionCommand } from './session-commands';
 import { allowedCuts, chooseCompactionBoundary } from './compaction-boundary';
 import { modelConversation } from './model-conversation';
+import { evolve } from './evolve';
 
 const user = (id: string, text = 'x'): MessageData => ({ messageId: id, role: 'user', text });
 const say = (id: string, ...calls: string[]): MessageData => ({
@@ -94,5 +95,18 @@ describe('ConversationCompacted (decide and evolve)', () => {
     scenario.when(compact('a2'));
     scenario.when({ type: 'ClearSession', reason: 'user' });
     expect(scenario.state().summary).toBeNull();
+
+    const trail = buildAuditTrail(scenario.history().map((e, i) => ({ ...e, streamId: 'session-s', revision: i, position: i + 1 })));
+    expect(trail.events.map((l) => l.summary)).toContain('compaction failed (auto) summary_failed: HTTP 500; conversation unchanged');
+  });
+
+  it('a compaction whose boundary is not in the conversation (a bad stream) is skipped, not fatal', () => {
+    const scenario = sessionScenario(testCatalogue()).given(...start);
+    const [event] = sessionScenario(testCatalogue()).given(...start).when(compact('a2'));
+    const bad = { ...(event as NonNullable<typeof event>), data: { ...(event?.data as object), boundaryMessageId: 'gone' } };
+    const state = evolve(scenario.state(), bad);
+    expect(state.summary).toBeNull();
+    expect(state.skippedEvents).toBe(1);
+    expect(evolve(scenario.state(), { ...bad, data: { summary: 1 } }).skippedEvents).toBe(1);
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { replay, type RecordedEvent } from '@oneclaw/core';
+import { countTextTokens } from '@oneclaw/tool-registry';
 import { toAnthropicMessages } from '../providers/anthropic-provider';
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
 import { fakeReply } from '../testing/fake-model/fake-reply';
@@ -164,6 +165,22 @@ describe('context compaction with a fake Anthropic model', () => {
     expect(JSON.stringify(bodyOf(model, 6).messages)).toContain('quick brown fox');
     // The summary request asks for at most the limit.
     expect((model.requests[3]?.body as { max_tokens: number }).max_tokens).toBe(2048);
+  });
+
+  it('a summary over 2048 tokens is cut to them and recorded as cut, when it still shrinks the conversation', async () => {
+    await server.close({ keepData: true });
+    server = await startTestServer({ dataDir, env: { ...env(model), ONECLAW_CONTEXT_WINDOW_TOKENS: '20000' } });
+    expect((await server.api('POST', '/api/sessions', { sessionId: 'cut' })).status).toBe(201);
+    model.enqueue(fakeReply.text('Noted.', { inputTokens: 17500, outputTokens: 3 }));
+    await server.api('POST', '/api/sessions/cut/messages', { text: LONG_NOTE.repeat(5) });
+    model.enqueue(fakeReply.text('summary '.repeat(3000)), fakeReply.text('Done.'));
+    expect((await server.api('POST', '/api/sessions/cut/messages', { text: 'next' })).body).toMatchObject({ reason: 'completed', reply: 'Done.' });
+
+    const [compacted] = ofType(await eventsOf(server, 'cut'), 'ConversationCompacted');
+    const data = compacted?.data as { summary: string; summaryCut?: boolean; tokensAfter: number; tokensBefore: number };
+    expect(data.summaryCut).toBe(true);
+    expect(countTextTokens(data.summary)).toBe(2048);
+    expect(data.tokensAfter).toBeLessThan(data.tokensBefore);
   });
 
   it('/compact and POST /api/sessions/:id/compact compact on demand; with nothing to summarise they say so and change nothing', async () => {
