@@ -61,9 +61,16 @@ export class ConversationCompactor {
     return contextWindowFor(model, this.deps.contextWindowTokens);
   }
 
-  /** The last request reported an input over 85% of the model's window (and nothing was tried since). */
+  /**
+   * The next request would pass 85% of the model's window: the last request's input as the
+   * provider counted it, plus what was added after its reply (tool results, which can be large,
+   * and the new user message). Unknown (no reply since the last compaction or attempt): not due.
+   */
   isDue(state: SessionState, model: string): boolean {
-    return state.lastInputTokens !== null && state.lastInputTokens >= COMPACT_AT_SHARE * this.windowFor(model);
+    if (state.lastInputTokens === null) return false;
+    let added = 0;
+    for (let i = state.messages.length - 1; i >= 0 && state.messages[i]?.role !== 'assistant'; i--) added += messageTokens(state.messages[i] as MessageData);
+    return state.lastInputTokens + added >= COMPACT_AT_SHARE * this.windowFor(model);
   }
 
   async compact(request: CompactionRequest): Promise<CompactionOutcome> {
