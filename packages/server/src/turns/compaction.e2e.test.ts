@@ -115,6 +115,8 @@ describe('context compaction with a fake Anthropic model', () => {
     expect(ofType(events, 'ModelRequested')).toHaveLength(4); // the summary request is not a tool request
     const session = (await server.api('GET', '/api/sessions/long')).body;
     expect(session.loadedGroups).toEqual(['google_gmail']);
+    expect(session.summary).toEqual({ text: 'SUMMARY: the user loaded Gmail tools and left a note about a fox.', boundaryMessageId: (longNote.data as { messageId: string }).messageId });
+    expect(session.messages.map((m: { text?: string }) => m.text)).toContain(LONG_NOTE); // the view keeps every message
 
     const audit = await server.api('GET', '/api/sessions/long/audit?format=text');
     expect(audit.text).toMatch(/compacted \(auto\): 5 messages up to .* summarised by anthropic\//);
