@@ -58,7 +58,14 @@ export interface ErrorItem {
   readonly detail: string;
 }
 
-export type TranscriptItem = UserItem | AssistantItem | ToolItem | TurnStopItem | ErrorItem;
+/** The conversation was compacted: the messages above stay here, the model now reads a summary of them. */
+export interface CompactedItem {
+  readonly kind: 'compacted';
+  readonly key: string;
+  readonly detail: string;
+}
+
+export type TranscriptItem = UserItem | AssistantItem | ToolItem | TurnStopItem | ErrorItem | CompactedItem;
 
 export type TurnPhase = 'none' | 'running' | 'cancelling';
 
@@ -226,7 +233,11 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
     case 'session_cleared':
       return { ...state, items: [], loadedGroups: [], status: 'The conversation was cleared.' };
     // The transcript keeps every message: compaction only changes what the model is sent.
-    case 'conversation_compacted':
+    case 'conversation_compacted': {
+      const detail = String(d.detail ?? '');
+      const note: CompactedItem = { kind: 'compacted', key: `compacted-${live.counter}`, detail };
+      return { ...state, items: [...state.items, note], status: detail };
+    }
     case 'compaction_failed':
       return { ...state, status: String(d.detail ?? '') };
     case 'turn_finished': {
@@ -274,6 +285,13 @@ export function transcriptFromEvents(events: readonly StoredEvent[], turnInProgr
             (item) => ({ ...(item as ToolItem), loadedGroup: String(data.groupName) }),
           );
         }
+        break;
+      case 'ConversationCompacted':
+        items.push({
+          kind: 'compacted',
+          key: event.metadata?.eventId ?? `compacted-${event.revision}`,
+          detail: `${Number(data.summarisedMessages ?? 0)} earlier messages were summarised for the model (${String(data.trigger) === 'user' ? '/compact' : 'the context window was nearly full'}).`,
+        });
         break;
       case 'TurnFinished':
         if (data.reason !== 'completed') items.push({ kind: 'turn-stop', key: event.metadata?.eventId ?? `stop-${event.revision}`, reason: String(data.reason), detail: String(data.detail ?? '') });
