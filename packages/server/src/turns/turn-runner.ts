@@ -179,8 +179,9 @@ class Turn {
       if (this.rounds >= this.agent.maxRounds) {
         return this.finish('round_cap', `Stopped after ${this.rounds} model requests, this agent's round cap. Send another message to continue.`);
       }
-      // Compaction before the request that would not fit: the previous request's input, as the
-      // provider counted it, passed the threshold. A failure is recorded and the turn goes on.
+      // Compaction before a request that would come near the window (the previous request's
+      // input as the provider counted it, plus what was added since). At the start of a round,
+      // so a long tool loop is relieved too. A failure is recorded and the turn goes on.
       if (this.deps.compactor.isDue(session.state, this.provider.model)) {
         this.step += 1;
         const outcome = await compactConversation(this.deps.compactor, {
