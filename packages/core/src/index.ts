@@ -8,12 +8,14 @@ export * from './events/session-events';
 export { asSessionEvent } from './events/session-event-guards';
 
 export type * from './session/session-commands';
-export { initialSessionState, isGroupLoaded, type LoadedGroup, type OpenTurn, type SessionState } from './session/session-state';
+export { initialSessionState, isGroupLoaded, type LoadedGroup, type OpenTurn, type SessionState, type ConversationSummary } from './session/session-state';
 export { judgeOpenTurn, type AskingServer, type OpenTurnVerdict } from './session/orphaned-turn';
 export { uniqueCallIds, MISSING_TOOL_NAME, type CallNaming, type NamedCalls } from './session/unique-call-ids';
 export { fitReply, cutArgumentsMarker, type FittedReply, type ReplyParts } from './session/fit-reply';
 export { SessionRuleError, sessionErrors } from './session/session-errors';
 export { decide, type DecideContext } from './session/decide';
+export { allowedCuts, isAllowedCut, chooseCompactionBoundary } from './session/compaction-boundary';
+export { modelConversation, type ModelConversation } from './session/model-conversation';
 export { evolve, replay, catchUp } from './session/evolve';
 export {
   executeSessionCommand,

@@ -44,6 +44,8 @@ import { SecretRedactor } from './security/secret-redactor';
 import { secretsOf, type ServerConfig } from './server-config';
 import { CancelTurnHandler } from './sessions/commands/cancel-turn.handler';
 import { ClearSessionHandler } from './sessions/commands/clear-session.handler';
+import { CompactSessionHandler } from './sessions/commands/compact-session.handler';
+import { ConversationCompactor } from './turns/conversation-compactor';
 import { LoadToolGroupHandler } from './sessions/commands/load-tool-group.handler';
 import { SendMessageHandler } from './sessions/commands/send-message.handler';
 import { StartSessionHandler } from './sessions/commands/start-session.handler';
@@ -103,6 +105,7 @@ const commandHandlers = [
   LoadToolGroupHandler,
   UnloadToolGroupHandler,
   ClearSessionHandler,
+  CompactSessionHandler,
   CancelTurnHandler,
 ];
 const queryHandlers = [
@@ -224,8 +227,14 @@ export class AppModule {
             new CutOffTurns({ store, sessions, turns, identity, log: (level, message) => options.logger[level]({ component: 'turns' }, message) }),
         },
         {
+          provide: ConversationCompactor,
+          inject: [SessionRepository, SecretRedactor],
+          useFactory: (sessions: SessionRepository, redactor: SecretRedactor) =>
+            new ConversationCompactor({ sessions, redactor, ...(config.contextWindowTokens !== undefined ? { contextWindowTokens: config.contextWindowTokens } : {}) }),
+        },
+        {
           provide: TurnRunner,
-          inject: [SessionRepository, ToolRuntime, AgentDirectory, TurnRegistry, SecretRedactor, ConfigServices, CutOffTurns, ServerIdentity],
+          inject: [SessionRepository, ToolRuntime, AgentDirectory, TurnRegistry, SecretRedactor, ConfigServices, CutOffTurns, ServerIdentity, ConversationCompactor],
           useFactory: (
             sessions: SessionRepository,
             tools: ToolRuntime,
@@ -235,6 +244,7 @@ export class AppModule {
             configServices: ConfigServices,
             cutOffTurns: CutOffTurns,
             identity: ServerIdentity,
+            compactor: ConversationCompactor,
           ) =>
             new TurnRunner({
               sessions,
@@ -247,6 +257,7 @@ export class AppModule {
               cutOffTurns,
               identity,
               maxAppendBytes: config.maxAppendBytes,
+              compactor,
             }),
         },
         SessionViews,

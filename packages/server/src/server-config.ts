@@ -28,6 +28,11 @@ export interface ServerConfig {
   /** Largest single append to the event store. */
   readonly maxAppendBytes: number;
   /**
+   * The context window (input tokens) of every model (ONECLAW_CONTEXT_WINDOW_TOKENS); unset, a
+   * table of known models decides (turns/context-window.ts). Compaction starts at 85% of it.
+   */
+  readonly contextWindowTokens?: number;
+  /**
    * This replica's name (ONECLAW_REPLICA_ID, default the host name), recorded on every turn it
    * runs. A replica runs one process at a time: its turns that are open at its next start were
    * cut off and are closed then. Give replicas that share a store distinct names.
@@ -115,6 +120,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     port: intFrom(env, 'PORT', 3000, 0, 65535),
     bodyLimitBytes: intFrom(env, 'ONECLAW_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxAppendBytes: intFrom(env, 'ONECLAW_MAX_APPEND_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    ...optional('contextWindowTokens', env.ONECLAW_CONTEXT_WINDOW_TOKENS ? intFrom(env, 'ONECLAW_CONTEXT_WINDOW_TOKENS', 0, 1000, 100_000_000) : undefined),
     replicaId: text(env.ONECLAW_REPLICA_ID) ?? os.hostname(),
     turnSilenceLimitMs: intFrom(env, 'ONECLAW_TURN_SILENCE_MINUTES', 30, 1, 7 * 24 * 60) * 60_000,
     ...optional('apiToken', text(env.ONECLAW_API_TOKEN)),

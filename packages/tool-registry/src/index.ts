@@ -79,5 +79,5 @@ export {
   type OpenAiTool,
   type ToolPayload,
 } from './providers/provider-formats';
-export { countTextTokens, countToolPayloadTokens } from './providers/token-count';
+export { countTextTokens, countToolPayloadTokens, cutToTokens } from './providers/token-count';
 export { ToolPayloads, type BuiltToolPayload } from './providers/tool-payloads';

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { splitLinks } from './linkify';
 import { prettyJson, prettyResult, toolCardSummary } from './tool-card-summary';
-import { isFailureStop, stopReasonLabel, type ErrorItem, type ToolItem, type TranscriptItem, type TurnStopItem } from './transcript';
+import { isFailureStop, stopReasonLabel, type CompactedItem, type ErrorItem, type ToolItem, type TranscriptItem, type TurnStopItem } from './transcript';
 
 /** The conversation as an ordered list: messages, tool call cards and turn notices. */
 export function TranscriptView({ items }: { items: readonly TranscriptItem[] }) {
@@ -32,6 +32,8 @@ export function TranscriptView({ items }: { items: readonly TranscriptItem[] }) 
             return <TurnStop key={item.key} item={item} />;
           case 'error':
             return <TurnError key={item.key} item={item} />;
+          case 'compacted':
+            return <Compacted key={item.key} item={item} />;
         }
       })}
     </ol>
@@ -114,6 +116,16 @@ function TurnStop({ item }: { item: TurnStopItem }) {
         {failure ? 'Turn failed' : 'Turn stopped'}: {stopReasonLabel(item.reason)}.
       </strong>{' '}
       {item.detail}
+    </li>
+  );
+}
+
+/** Messages above it stay visible; the model reads a summary of them from here on. */
+function Compacted({ item }: { item: CompactedItem }) {
+  return (
+    <li class="turn-note">
+      <span aria-hidden="true">ⓘ </span>
+      <strong>Conversation compacted.</strong> {item.detail}
     </li>
   );
 }

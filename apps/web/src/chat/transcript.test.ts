@@ -188,6 +188,24 @@ describe('the streamed turn', () => {
     expect(cleared.turn).toBe('none');
   });
 
+  test('/compact keeps the transcript, shows no user message, and reports what the compaction did', () => {
+    const before = run(initialChatState, { type: 'stored', view: view({ loadedGroups: ['pdf'] }), events: loadTurnEvents });
+    const sending = run(before, { type: 'send', text: '/compact' });
+    expect(sending.items.some((item) => item.kind === 'user' && item.pending)).toBe(false);
+    const detail = 'Compacted: 4 earlier messages are now a summary (about 900 → 40 tokens).';
+    const done = run(sending, sse('conversation_compacted', { detail }), sse('done', { reason: 'compacted' }), { type: 'stream-ended', aborted: false });
+    expect(done.items).toEqual([...before.items, { kind: 'compacted', key: expect.any(String), detail }]);
+    expect(done.loadedGroups).toEqual(['pdf']);
+    expect(done.status).toBe(detail);
+  });
+
+  test('a stored compaction shows as a note where it happened; the messages before it stay', () => {
+    const compacted = { type: 'ConversationCompacted', revision: 99, data: { summarisedMessages: 4, trigger: 'auto' }, metadata: { eventId: 'ev-compact' } } as unknown as StoredEvent;
+    const items = transcriptFromEvents([...loadTurnEvents, compacted]);
+    expect(items.slice(0, -1)).toEqual(transcriptFromEvents(loadTurnEvents));
+    expect(items.at(-1)).toEqual({ kind: 'compacted', key: 'ev-compact', detail: '4 earlier messages were summarised for the model (the context window was nearly full).' });
+  });
+
   test('a stored read during this page\'s own turn is ignored; afterwards it replaces the streamed items', () => {
     const running = run(initialChatState, { type: 'send', text: 'hi' }, sse('turn_started'));
     expect(run(running, { type: 'stored', view: view(), events: [] })).toBe(running);

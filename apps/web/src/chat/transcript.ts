@@ -58,7 +58,14 @@ export interface ErrorItem {
   readonly detail: string;
 }
 
-export type TranscriptItem = UserItem | AssistantItem | ToolItem | TurnStopItem | ErrorItem;
+/** The conversation was compacted: the messages above stay here, the model now reads a summary of them. */
+export interface CompactedItem {
+  readonly kind: 'compacted';
+  readonly key: string;
+  readonly detail: string;
+}
+
+export type TranscriptItem = UserItem | AssistantItem | ToolItem | TurnStopItem | ErrorItem | CompactedItem;
 
 export type TurnPhase = 'none' | 'running' | 'cancelling';
 
@@ -118,6 +125,11 @@ export function isClearCommand(text: string): boolean {
   return text.trim() === CLEAR_TEXT;
 }
 
+/** `/compact` is not a message either: the server records a compaction, not a user message. */
+export function isCompactCommand(text: string): boolean {
+  return text.trim() === '/compact';
+}
+
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'stored': {
@@ -134,8 +146,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const counter = state.live.counter + 1;
       const live: LiveTurn = { round: 0, assistantKey: `live-${counter}`, toolIndex: 0, finished: false, counter };
       const kept = state.items.filter((item) => item.kind !== 'error');
-      const items = isClearCommand(action.text) ? kept : [...kept, { kind: 'user' as const, key: `local-${counter}`, text: action.text, pending: true }];
-      return { ...state, items, turn: 'running', busyElsewhere: false, live, status: isClearCommand(action.text) ? 'Clearing the conversation…' : 'Message sent. Waiting for the reply…' };
+      const command = isClearCommand(action.text) || isCompactCommand(action.text);
+      const items = command ? kept : [...kept, { kind: 'user' as const, key: `local-${counter}`, text: action.text, pending: true }];
+      const status = isClearCommand(action.text) ? 'Clearing the conversation…' : command ? 'Compacting the conversation…' : 'Message sent. Waiting for the reply…';
+      return { ...state, items, turn: 'running', busyElsewhere: false, live, status };
     }
     case 'sse':
       return applyStreamEvent(state, action.event);
@@ -218,6 +232,14 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
     }
     case 'session_cleared':
       return { ...state, items: [], loadedGroups: [], status: 'The conversation was cleared.' };
+    // The transcript keeps every message: compaction only changes what the model is sent.
+    case 'conversation_compacted': {
+      const detail = String(d.detail ?? '');
+      const note: CompactedItem = { kind: 'compacted', key: `compacted-${live.counter}`, detail };
+      return { ...state, items: [...state.items, note], status: detail };
+    }
+    case 'compaction_failed':
+      return { ...state, status: String(d.detail ?? '') };
     case 'turn_finished': {
       const reason = String(d.reason ?? 'completed');
       const detail = String(d.detail ?? '');
@@ -263,6 +285,13 @@ export function transcriptFromEvents(events: readonly StoredEvent[], turnInProgr
             (item) => ({ ...(item as ToolItem), loadedGroup: String(data.groupName) }),
           );
         }
+        break;
+      case 'ConversationCompacted':
+        items.push({
+          kind: 'compacted',
+          key: event.metadata?.eventId ?? `compacted-${event.revision}`,
+          detail: `${Number(data.summarisedMessages ?? 0)} earlier messages were summarised for the model (${String(data.trigger) === 'user' ? '/compact' : 'the context window was nearly full'}).`,
+        });
         break;
       case 'TurnFinished':
         if (data.reason !== 'completed') items.push({ kind: 'turn-stop', key: event.metadata?.eventId ?? `stop-${event.revision}`, reason: String(data.reason), detail: String(data.detail ?? '') });

@@ -142,6 +142,18 @@ export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
       case 'TurnFinished':
         line(turnSummary(event.data));
         break;
+      case 'ConversationCompacted': {
+        // Groups are not touched: a compaction shortens what the model reads, not what it may call.
+        const d = event.data;
+        const cut = d.summaryCut ? ', summary cut to the limit' : '';
+        line(
+          `compacted (${d.trigger}): ${plural(d.summarisedMessages, 'message')} up to ${d.boundaryMessageId} summarised by ${d.provider}/${d.model}, ${d.tokensBefore} → ${d.tokensAfter} tokens${cut}`,
+        );
+        break;
+      }
+      case 'CompactionFailed':
+        line(`compaction failed (${event.data.trigger}) ${event.data.code}: ${oneLine(event.data.detail, TEXT_LIMIT)}; conversation unchanged`);
+        break;
     }
   }
   return { sessionId, agentId, events: lines, skippedEvents, requests };

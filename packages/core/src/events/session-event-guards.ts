@@ -28,9 +28,26 @@ export function asSessionEvent(event: EventEnvelope): SessionEvent | null {
       return TURN_STOP_REASONS.includes(d.reason as TurnStopReason) && typeof d.detail === 'string' && typeof d.rounds === 'number'
         ? (event as SessionEvent)
         : null;
+    case 'ConversationCompacted':
+      return typeof d.summary === 'string' &&
+        str(d.boundaryMessageId) &&
+        isTrigger(d.trigger) &&
+        str(d.provider) &&
+        str(d.model) &&
+        typeof d.summarisedMessages === 'number' &&
+        typeof d.tokensBefore === 'number' &&
+        typeof d.tokensAfter === 'number'
+        ? (event as SessionEvent)
+        : null;
+    case 'CompactionFailed':
+      return isTrigger(d.trigger) && str(d.code) && typeof d.detail === 'string' ? (event as SessionEvent) : null;
     default:
       return null;
   }
+}
+
+function isTrigger(t: unknown): boolean {
+  return t === 'auto' || t === 'user';
 }
 
 function isMessage(d: Record<string, unknown>): boolean {

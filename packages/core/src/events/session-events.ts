@@ -71,6 +71,12 @@ export interface AssistantMessageData {
   readonly providerMetadata?: { readonly provider: string; readonly data: unknown };
   /** Present only when the server had to change the reply to record it. */
   readonly adjustments?: ReplyAdjustments;
+  /**
+   * Tokens the provider reported for the request that produced this reply. `inputTokens` is how
+   * full the context window was: automatic compaction reads it from the stream, so the decision
+   * is the same after a restart or on another replica. Absent in older streams.
+   */
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
 }
 
 interface ToolResultBase {
@@ -123,6 +129,52 @@ export type ModelRequested = EventEnvelope<
   }
 >;
 
+/** Who asked for a compaction: the server near the context window, or the user (`/compact`, the API). */
+export type CompactionTrigger = 'auto' | 'user';
+
+/**
+ * The messages up to and including `boundaryMessageId` are replaced, for the model, by `summary`;
+ * the messages after it are sent as they are. The stream (and the session view) keeps every
+ * message: compaction changes what the model is sent, not the history. Loaded groups are state,
+ * not conversation, and are untouched.
+ */
+export type ConversationCompacted = EventEnvelope<
+  'ConversationCompacted',
+  {
+    readonly summary: string;
+    /** The last message the summary covers; the boundary never falls between a call and its result. */
+    readonly boundaryMessageId: string;
+    /** Messages (since the last clear) the summary replaces, including those an earlier summary covered. */
+    readonly summarisedMessages: number;
+    readonly trigger: CompactionTrigger;
+    /** The provider and model that wrote the summary. */
+    readonly provider: string;
+    readonly model: string;
+    /**
+     * Tokens of the conversation part of the request (summary + messages) before and after,
+     * both counted with o200k so they compare; the provider's own count, which triggered an
+     * automatic compaction, also holds the system prompt and tools.
+     */
+    readonly tokensBefore: number;
+    readonly tokensAfter: number;
+    /** The summary was longer than the limit and was cut to it. */
+    readonly summaryCut?: boolean;
+  }
+>;
+
+/** A compaction that did not happen, and why; the conversation stays as it was. */
+export type CompactionFailed = EventEnvelope<
+  'CompactionFailed',
+  {
+    readonly trigger: CompactionTrigger;
+    /** Stable: `nothing_to_compact`, `summary_failed` (provider error), `summary_empty`, `not_smaller`. */
+    readonly code: string;
+    readonly detail: string;
+    readonly provider?: string;
+    readonly model?: string;
+  }
+>;
+
 /** Why a turn (one user message and the model rounds it caused) ended. */
 export type TurnStopReason =
   | 'completed' // the model answered with no tool call
@@ -153,7 +205,9 @@ export type SessionEvent =
   | ToolGroupUnloaded
   | SessionCleared
   | ModelRequested
-  | TurnFinished;
+  | TurnFinished
+  | ConversationCompacted
+  | CompactionFailed;
 
 export type SessionEventType = SessionEvent['type'];
 
@@ -165,6 +219,8 @@ export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
   'SessionCleared',
   'ModelRequested',
   'TurnFinished',
+  'ConversationCompacted',
+  'CompactionFailed',
 ];
 
 /** One stream per session. */

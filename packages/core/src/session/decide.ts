@@ -3,6 +3,7 @@ import { SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type SessionEvent } fr
 import type { ToolCatalogue } from '../tools/tool-catalogue';
 import type { SessionCommand } from './session-commands';
 import { sessionErrors } from './session-errors';
+import { isAllowedCut } from './compaction-boundary';
 import { isGroupLoaded, type SessionState } from './session-state';
 
 /** What decide needs from outside, passed in so decide stays pure and replayable in tests. */
@@ -80,6 +81,7 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
             toolCalls: command.toolCalls ?? [],
             ...(command.providerMetadata ? { providerMetadata: command.providerMetadata } : {}),
             ...(command.adjustments ? { adjustments: command.adjustments } : {}),
+            ...(command.usage ? { usage: { inputTokens: tokenCount('usage.inputTokens', command.usage.inputTokens), outputTokens: tokenCount('usage.outputTokens', command.usage.outputTokens) } } : {}),
           },
         },
       ];
@@ -169,6 +171,54 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
       requireText('turnId', command.turnId);
       return interruptDrafts(command.turnId, command.detail, state);
 
+    case 'RecordCompaction': {
+      requireText('summary', command.summary);
+      requireText('provider', command.provider);
+      requireText('model', command.model);
+      requireTrigger(command.trigger);
+      const at = state.messages.findIndex((m) => m.messageId === command.boundaryMessageId);
+      if (at < 0) throw sessionErrors.invalidCompactionBoundary(command.boundaryMessageId, 'no such message in the conversation since the last clear.');
+      if (at < (state.summary?.keptFrom ?? 0)) {
+        throw sessionErrors.invalidCompactionBoundary(command.boundaryMessageId, 'it is already covered by the current summary.');
+      }
+      if (!isAllowedCut(state.messages, at)) {
+        throw sessionErrors.invalidCompactionBoundary(command.boundaryMessageId, 'it would separate a tool call from its result.');
+      }
+      return [
+        {
+          type: 'ConversationCompacted',
+          data: {
+            summary: command.summary,
+            boundaryMessageId: command.boundaryMessageId,
+            summarisedMessages: at + 1,
+            trigger: command.trigger,
+            provider: command.provider,
+            model: command.model,
+            tokensBefore: tokenCount('tokensBefore', command.tokensBefore),
+            tokensAfter: tokenCount('tokensAfter', command.tokensAfter),
+            ...(command.summaryCut ? { summaryCut: true } : {}),
+          },
+        },
+      ];
+    }
+
+    case 'RecordCompactionFailed':
+      requireTrigger(command.trigger);
+      requireText('code', command.code);
+      requireString('detail', command.detail);
+      return [
+        {
+          type: 'CompactionFailed',
+          data: {
+            trigger: command.trigger,
+            code: command.code,
+            detail: command.detail,
+            ...(command.provider ? { provider: command.provider } : {}),
+            ...(command.model ? { model: command.model } : {}),
+          },
+        },
+      ];
+
     default: {
       const unknown: never = command;
       throw sessionErrors.invalidCommand(`Unknown command type '${(unknown as { type?: string }).type}'.`);
@@ -215,6 +265,17 @@ function requireText(field: string, value: unknown): void {
   if (typeof value !== 'string' || value.trim().length === 0) {
     throw sessionErrors.invalidCommand(`${field} is required and must be a non-empty string.`);
   }
+}
+
+function requireTrigger(trigger: unknown): void {
+  if (trigger !== 'auto' && trigger !== 'user') throw sessionErrors.invalidCommand("trigger must be 'auto' or 'user'.");
+}
+
+function tokenCount(field: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw sessionErrors.invalidCommand(`${field} must be a whole number of tokens, 0 or more.`);
+  }
+  return value;
 }
 
 function requireString(field: string, value: unknown): void {

@@ -78,7 +78,11 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       draft.messages.push(message);
       // Older streams have no turnId: the turn runner always used the turn id as correlation id.
       if (message.role === 'user') draft.openTurn = openTurnOf(message, event.metadata);
-      if (message.role === 'assistant') for (const call of message.toolCalls) draft.pendingToolCalls.set(call.callId, call);
+      if (message.role === 'assistant') {
+        for (const call of message.toolCalls) draft.pendingToolCalls.set(call.callId, call);
+        const input = message.usage?.inputTokens;
+        if (typeof input === 'number' && Number.isFinite(input)) draft.lastInputTokens = input;
+      }
       if (message.role === 'tool') draft.pendingToolCalls.delete(message.callId);
       return;
     }
@@ -98,7 +102,25 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       draft.messages = [];
       draft.loadedGroups = [];
       draft.pendingToolCalls = new Map();
+      draft.summary = null;
+      draft.lastInputTokens = null;
       draft.clearCount++;
+      return;
+    case 'ConversationCompacted': {
+      // Messages stay (the session view shows them); only what the model is sent changes.
+      // Loaded groups and pending calls are not conversation and stay as they are.
+      const at = draft.messages.findIndex((m) => m.messageId === event.data.boundaryMessageId);
+      if (at < 0) {
+        // Cannot happen for a stream decide wrote (the boundary is checked); a bad stream is skipped, not fatal.
+        draft.skippedEvents++;
+        return;
+      }
+      draft.summary = { text: event.data.summary, boundaryMessageId: event.data.boundaryMessageId, keptFrom: at + 1 };
+      draft.lastInputTokens = null;
+      return;
+    }
+    case 'CompactionFailed':
+      draft.lastInputTokens = null;
       return;
     case 'ModelRequested':
       draft.modelRequestCount++;

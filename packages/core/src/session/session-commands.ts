@@ -1,4 +1,4 @@
-import type { ReplyAdjustments, ToolCall, ToolGroupLoadSource, TurnHost, TurnStopReason } from '../events/session-events';
+import type { CompactionTrigger, ReplyAdjustments, ToolCall, ToolGroupLoadSource, TurnHost, TurnStopReason } from '../events/session-events';
 
 export interface StartSession {
   readonly type: 'StartSession';
@@ -22,6 +22,8 @@ export interface RecordAssistantMessage {
   readonly toolCalls: readonly ToolCall[];
   readonly providerMetadata?: { readonly provider: string; readonly data: unknown };
   readonly adjustments?: ReplyAdjustments;
+  /** The provider's token counts for the request that produced the reply. */
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
 }
 
 export type RecordToolResult = {
@@ -79,6 +81,29 @@ export interface InterruptTurn {
   readonly detail: string;
 }
 
+/** Records a summary that replaces, for the model, the messages up to `boundaryMessageId`. */
+export interface RecordCompaction {
+  readonly type: 'RecordCompaction';
+  readonly summary: string;
+  readonly boundaryMessageId: string;
+  readonly trigger: CompactionTrigger;
+  readonly provider: string;
+  readonly model: string;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly summaryCut?: boolean;
+}
+
+/** Records a compaction that did not happen; the conversation is left as it is. */
+export interface RecordCompactionFailed {
+  readonly type: 'RecordCompactionFailed';
+  readonly trigger: CompactionTrigger;
+  readonly code: string;
+  readonly detail: string;
+  readonly provider?: string;
+  readonly model?: string;
+}
+
 export type SessionCommand =
   | StartSession
   | RecordUserMessage
@@ -89,4 +114,6 @@ export type SessionCommand =
   | ClearSession
   | RecordModelRequest
   | RecordTurnFinished
-  | InterruptTurn;
+  | InterruptTurn
+  | RecordCompaction
+  | RecordCompactionFailed;

@@ -36,5 +36,7 @@ export const sessionErrors = {
       expected,
       got,
     }),
+  invalidCompactionBoundary: (messageId: string, problem: string) =>
+    new SessionRuleError('invalid_compaction_boundary', `Cannot compact up to message '${messageId}': ${problem}`, { messageId }),
   invalidCommand: (problem: string) => new SessionRuleError('invalid_command', problem),
 };

@@ -8,6 +8,14 @@ export interface LoadedGroup {
   readonly loadedAt: string;
 }
 
+/** The latest compaction of the conversation: what the model is sent instead of the early messages. */
+export interface ConversationSummary {
+  readonly text: string;
+  readonly boundaryMessageId: string;
+  /** Index in `messages` of the first message sent after the summary. */
+  readonly keptFrom: number;
+}
+
 /** A turn that started (its user message is recorded) and has no `TurnFinished` yet. */
 export interface OpenTurn {
   readonly turnId: string;
@@ -39,6 +47,14 @@ export interface SessionState {
    * does not end it (the turn that cleared, or runs on, still records its stop).
    */
   readonly openTurn: OpenTurn | null;
+  /** Set by `ConversationCompacted`; a clear removes it. */
+  readonly summary: ConversationSummary | null;
+  /**
+   * Input tokens of the latest model request (from the latest assistant reply's usage), or null
+   * when unknown or when a compaction (done or failed) has happened since: compaction is tried
+   * at most once per request that reported a full window.
+   */
+  readonly lastInputTokens: number | null;
   /** Model requests over the whole stream (clearing does not reset it: audit numbering). */
   readonly modelRequestCount: number;
   readonly clearCount: number;
@@ -57,6 +73,8 @@ export const initialSessionState: SessionState = Object.freeze({
   loadedGroups: [],
   pendingToolCalls: new Map(),
   openTurn: null,
+  summary: null,
+  lastInputTokens: null,
   modelRequestCount: 0,
   clearCount: 0,
   skippedEvents: 0,

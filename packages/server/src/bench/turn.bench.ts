@@ -36,6 +36,7 @@ import { ToolRuntime } from '../tools/tool-runtime';
 import { TurnRegistry } from '../turns/turn-registry';
 import { CutOffTurns } from '../turns/cut-off-turns';
 import { ServerIdentity } from '../turns/server-identity';
+import { ConversationCompactor } from '../turns/conversation-compactor';
 import { TurnRunner } from '../turns/turn-runner';
 import { INSTANT_TEXT, startInstantModel, type InstantModel } from './instant-model';
 import { instrument, PartClock, PARTS, summarize, timedEventStore, type Part, type PartTimes, type Summary } from './part-clock';
@@ -200,6 +201,7 @@ async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: Pa
     cutOffTurns: new CutOffTurns({ store: timedStore, sessions, turns, identity }),
     identity,
     maxAppendBytes: config.maxAppendBytes,
+    compactor: new ConversationCompactor({ sessions, redactor }),
   });
   const start = (sessionId: string) => sessions.record(sessionId, { type: 'StartSession', sessionId, agentId: DEFAULT_AGENT_ID }, { commandId: `start-${sessionId}` });
   const turn = async (sessionId: string): Promise<number> => {

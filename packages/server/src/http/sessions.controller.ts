@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { CancelTurnCommand } from '../sessions/commands/cancel-turn.command';
 import { ClearSessionCommand } from '../sessions/commands/clear-session.command';
+import { CompactSessionCommand } from '../sessions/commands/compact-session.command';
 import { LoadToolGroupCommand } from '../sessions/commands/load-tool-group.command';
 import { SendMessageCommand } from '../sessions/commands/send-message.command';
 import { StartSessionCommand } from '../sessions/commands/start-session.command';
@@ -133,6 +134,17 @@ export class SessionsController {
   @ApiHeader(ifMatchHeader)
   clear(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string, @Headers('if-match') ifMatch?: string) {
     return this.commands.execute(new ClearSessionCommand(id, key, revisionFromIfMatch(ifMatch)));
+  }
+
+  @Post(':id/compact')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'CompactSession: replaces the early conversation with a model-written summary (loaded groups stay; history stays in the stream)',
+    description:
+      'Same as sending /compact. Answers {compacted, code?, detail, session}; a failed summary is recorded (CompactionFailed) and answered with compacted: false, the conversation unchanged. 409 turn_in_progress while a turn runs.',
+  })
+  compact(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown) {
+    return this.commands.execute(new CompactSessionCommand(id));
   }
 
   @Post(':id/cancel')

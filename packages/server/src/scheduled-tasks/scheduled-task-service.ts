@@ -56,7 +56,7 @@ export interface RunTurnState {
 }
 
 /** Turn stop reasons of a run that did what it was asked. */
-const SUCCEEDED = new Set(['completed', 'cleared']);
+const SUCCEEDED = new Set(['completed', 'cleared', 'compacted']);
 
 /**
  * The scheduled tasks: what the tools and the scheduler work with. Tasks and runs live in the

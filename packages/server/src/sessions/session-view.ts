@@ -10,4 +10,9 @@ export interface SessionView {
   /** What the model would be sent now: core tools, then loaded groups' tools (T5 allow-list applied). */
   readonly activeTools: readonly string[];
   readonly turnInProgress: boolean;
+  /**
+   * The latest compaction, or null: the model is sent `text` and the messages after
+   * `boundaryMessageId` (`messages` still holds all of them).
+   */
+  readonly summary: { readonly text: string; readonly boundaryMessageId: string } | null;
 }

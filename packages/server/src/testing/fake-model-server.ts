@@ -134,7 +134,7 @@ export async function startFakeModelServer(kind: FakeModelKind, options: FakeMod
       res.end();
       return;
     }
-    const plan = wire.stream(reply, context);
+    const plan = wire.stream(reply.usageFromRequest ? { ...reply, usage: reply.usageFromRequest(bodyRecord) } : reply, context);
     for (const frame of plan.content) res.write(frame);
     // A hanging reply stays open until the client gives up or the server closes.
     if (reply.hang) return;

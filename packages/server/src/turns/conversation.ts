@@ -1,36 +1,57 @@
-import type { MessageData } from '@oneclaw/core';
+import { modelConversation, type MessageData, type SessionState } from '@oneclaw/core';
 import { toolResultForModel, type ProviderName } from '@oneclaw/tool-registry';
 import type { ChatMessage } from '../providers/model-provider';
 
 /**
- * The session's conversation (since the last clear) as the provider-neutral messages a
+ * The session's conversation (since the last clear; after a compaction, its summary and the
+ * messages after it) as the provider-neutral messages a
  * provider encodes. Tool results reach the model in the T6 envelope `{status, result}` /
  * `{status, error_type, message}`, always as tool results, never in the system prompt (INJ-05).
  * Provider state (thinking blocks, thought signatures) is passed back only to the provider that
  * produced it.
  */
-export function toChatMessages(messages: readonly MessageData[], provider: ProviderName): ChatMessage[] {
-  return messages.map((m): ChatMessage => {
-    switch (m.role) {
-      case 'user':
-        return { role: 'user', text: m.text };
-      case 'assistant':
-        return {
-          role: 'assistant',
-          text: m.text,
-          toolCalls: m.toolCalls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.arguments })),
-          ...(m.providerMetadata?.provider === provider ? { providerMetadata: { provider, data: m.providerMetadata.data } } : {}),
-        };
-      case 'tool':
-        return {
-          role: 'tool',
-          callId: m.callId,
-          toolName: m.toolName,
-          isError: m.status === 'error',
-          content: toolResultForModel(
-            m.status === 'success' ? { status: 'success', result: m.result } : { status: 'error', errorType: m.errorType, message: m.message },
-          ),
-        };
-    }
-  });
+export function toChatMessages(state: SessionState, provider: ProviderName): ChatMessage[] {
+  const { summary, messages } = modelConversation(state);
+  const chat = messages.map((m) => toChatMessage(m, provider));
+  if (summary === null) return chat;
+  return withSummary(summary, chat);
+}
+
+/** Marks the summary as such, so the model does not take it for the user's words. */
+export const SUMMARY_HEADER = '[Summary of the earlier conversation, written when it was compacted to fit the context window]';
+
+/**
+ * The summary goes first as a user message (it holds tool output, so it never goes into the
+ * system prompt). When the kept part starts with a user message, the two are one message:
+ * Gemini refuses two user turns in a row. A cut never leaves a tool result first.
+ */
+function withSummary(summary: string, chat: ChatMessage[]): ChatMessage[] {
+  const block = `${SUMMARY_HEADER}\n${summary}\n[End of summary]`;
+  const [first, ...rest] = chat;
+  if (first?.role === 'user') return [{ role: 'user', text: `${block}\n\n${first.text}` }, ...rest];
+  return [{ role: 'user', text: block }, ...chat];
+}
+
+function toChatMessage(m: MessageData, provider: ProviderName): ChatMessage {
+  switch (m.role) {
+    case 'user':
+      return { role: 'user', text: m.text };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        text: m.text,
+        toolCalls: m.toolCalls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.arguments })),
+        ...(m.providerMetadata?.provider === provider ? { providerMetadata: { provider, data: m.providerMetadata.data } } : {}),
+      };
+    case 'tool':
+      return {
+        role: 'tool',
+        callId: m.callId,
+        toolName: m.toolName,
+        isError: m.status === 'error',
+        content: toolResultForModel(
+          m.status === 'success' ? { status: 'success', result: m.result } : { status: 'error', errorType: m.errorType, message: m.message },
+        ),
+      };
+  }
 }

@@ -23,6 +23,10 @@ export type TurnUpdate =
     }
   | { readonly type: 'group_loaded'; readonly groupName: string; readonly toolNames: readonly string[] }
   | { readonly type: 'session_cleared' }
+  /** The early conversation was replaced by a summary (ConversationCompacted). */
+  | { readonly type: 'conversation_compacted'; readonly detail: string }
+  /** A compaction was tried and did not happen; the turn goes on with the conversation as it was. */
+  | { readonly type: 'compaction_failed'; readonly code: string; readonly detail: string }
   | {
       readonly type: 'turn_finished';
       readonly reason: TurnStopReason;

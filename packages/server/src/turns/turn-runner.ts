@@ -5,6 +5,7 @@ import {
   OneClawError,
   SessionRuleError,
   uniqueCallIds,
+  type CompactionTrigger,
   type ReplyAdjustments,
   type SessionCommand,
   type TurnStopReason,
@@ -17,6 +18,7 @@ import type { SecretRedactor } from '../security/secret-redactor';
 import type { Recorded, SessionRepository, SessionSnapshot } from '../sessions/session-repository';
 import type { ToolRuntime } from '../tools/tool-runtime';
 import { toChatMessages } from './conversation';
+import type { ConversationCompactor } from './conversation-compactor';
 import type { CutOffTurns } from './cut-off-turns';
 import type { ServerIdentity } from './server-identity';
 import { ignoreUpdates, type TurnObserver } from './turn-observer';
@@ -35,13 +37,15 @@ export interface TurnRequest {
 
 export interface TurnResult {
   readonly turnId: string;
-  readonly reason: TurnStopReason | 'cleared';
+  readonly reason: TurnStopReason | 'cleared' | 'compacted' | 'not_compacted';
   readonly detail: string;
   readonly rounds: number;
   readonly usage: TokenUsage;
   /** The assistant's last text of the turn. */
   readonly reply: string;
   readonly revision: number | 'no_stream';
+  /** `not_compacted` only: why (`nothing_to_compact`, `summary_failed`, `summary_empty`, `not_smaller`). */
+  readonly code?: string;
 }
 
 export interface TurnRunnerDeps {
@@ -63,9 +67,12 @@ export interface TurnRunnerDeps {
   readonly identity: ServerIdentity;
   /** The store's append limit: a model reply is fitted to it rather than failing the turn. */
   readonly maxAppendBytes: number;
+  /** Summarises the early conversation when the context window is nearly full, and for `/compact`. */
+  readonly compactor: ConversationCompactor;
 }
 
 export const CLEAR_COMMAND = '/clear';
+export const COMPACT_COMMAND = '/compact';
 const PREVIEW_CHARS = 300;
 const ZERO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
 /** Room left in an append for the message's id, role, metadata and the cut note itself. */
@@ -108,6 +115,20 @@ export class TurnRunner {
       }
       const agent = await this.deps.agents.find(current.state.agentId ?? '');
       const provider = await this.deps.models.resolve(agent);
+      if (request.text.trim() === COMPACT_COMMAND) {
+        // Like /clear it is not a message: nothing is sent to the agent, only the summary request.
+        const outcome = await compactConversation(this.deps.compactor, { sessionId: request.sessionId, turnId, state: current.state, provider, trigger: 'user', step: 'user', signal: controller.signal, observer });
+        return {
+          turnId,
+          reason: outcome.compacted ? 'compacted' : 'not_compacted',
+          detail: outcome.detail,
+          rounds: 0,
+          usage: ZERO_USAGE,
+          reply: '',
+          revision: outcome.session.revision,
+          ...(outcome.code ? { code: outcome.code } : {}),
+        };
+      }
       const turn = new Turn(this.deps, agent, provider, request.sessionId, turnId, controller.signal, observer);
       return await turn.run(request.text);
     } catch (error) {
@@ -158,6 +179,24 @@ class Turn {
       if (this.rounds >= this.agent.maxRounds) {
         return this.finish('round_cap', `Stopped after ${this.rounds} model requests, this agent's round cap. Send another message to continue.`);
       }
+      // Compaction before a request that would come near the window (the previous request's
+      // input as the provider counted it, plus what was added since). At the start of a round,
+      // so a long tool loop is relieved too. A failure is recorded and the turn goes on.
+      if (this.deps.compactor.isDue(session.state, this.provider.model)) {
+        this.step += 1;
+        const outcome = await compactConversation(this.deps.compactor, {
+          sessionId: this.sessionId,
+          turnId: this.turnId,
+          state: session.state,
+          provider: this.provider,
+          trigger: 'auto',
+          step: String(this.step),
+          signal: this.signal,
+          observer: this.observer,
+        });
+        session = outcome.session;
+        if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
+      }
       const active = activeToolSet(session.state, this.deps.tools.registry, this.allowed ? { allowedTools: this.allowed } : {});
       const payload = this.deps.tools.payloads.build(this.provider.client.name, active);
       const model = this.provider.model;
@@ -177,7 +216,7 @@ class Turn {
           {
             model,
             system: this.systemPrompt(),
-            messages: toChatMessages(session.state.messages, this.provider.client.name),
+            messages: toChatMessages(session.state, this.provider.client.name),
             tools: payload.payload,
             signal: this.signal,
           },
@@ -218,6 +257,7 @@ class Turn {
         toolCalls: fitted.reply.toolCalls,
         ...(fitted.reply.providerMetadata ? { providerMetadata: fitted.reply.providerMetadata } : {}),
         ...(Object.keys(adjustments).length > 0 ? { adjustments } : {}),
+        usage: { inputTokens: tokenCount(response.usage.inputTokens), outputTokens: tokenCount(response.usage.outputTokens) },
       });
       this.observer({ type: 'assistant_message', messageId: `${this.turnId}-assistant-${this.rounds}`, text: replyText, toolCalls: calls.length });
       if (replyText) this.reply = replyText;
@@ -311,6 +351,38 @@ class Turn {
     this.step += 1;
     return this.deps.sessions.record(this.sessionId, command, { commandId: `${this.sessionId}:${this.turnId}:${this.step}`, correlationId: this.turnId });
   }
+}
+
+/** Runs one compaction and reports it to the turn's observer (the SSE stream). */
+async function compactConversation(
+  compactor: ConversationCompactor,
+  args: {
+    readonly sessionId: string;
+    readonly turnId: string;
+    readonly state: SessionSnapshot['state'];
+    readonly provider: ResolvedModel;
+    readonly trigger: CompactionTrigger;
+    readonly step: string;
+    readonly signal: AbortSignal;
+    readonly observer: TurnObserver;
+  },
+) {
+  const outcome = await compactor.compact({
+    sessionId: args.sessionId,
+    state: args.state,
+    provider: args.provider,
+    trigger: args.trigger,
+    commandId: `${args.sessionId}:${args.turnId}:${args.step}`,
+    correlationId: args.turnId,
+    signal: args.signal,
+  });
+  args.observer(outcome.compacted ? { type: 'conversation_compacted', detail: outcome.detail } : { type: 'compaction_failed', code: outcome.code ?? 'unknown', detail: outcome.detail });
+  return outcome;
+}
+
+/** Providers report counts; a missing or odd one must not fail the record of the reply. */
+function tokenCount(value: number): number {
+  return Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
 }
 
 function cancelDetail(signal: AbortSignal): string {

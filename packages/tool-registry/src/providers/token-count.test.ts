@@ -1,5 +1,5 @@
 import { formatTools } from './provider-formats';
-import { countTextTokens, countToolPayloadTokens } from './token-count';
+import { countTextTokens, countToolPayloadTokens, cutToTokens } from './token-count';
 
 const tool = (name: string) => ({
   name,
@@ -30,5 +30,14 @@ describe('token accounting (o200k)', () => {
     const two = formatTools('openai', [tool('a'), tool('b')]);
     expect(countToolPayloadTokens(two)).toBeGreaterThan(countToolPayloadTokens(one));
     expect(countToolPayloadTokens(one)).toBeGreaterThan(countToolPayloadTokens(formatTools('anthropic', [tool('a')])));
+  });
+
+  it('cuts text to a token limit, leaving shorter text alone', () => {
+    const long = 'word '.repeat(5000);
+    const cut = cutToTokens(long, 2048);
+    expect(cut.cut).toBe(true);
+    expect(countTextTokens(cut.text)).toBeLessThanOrEqual(2048);
+    expect(long.startsWith(cut.text)).toBe(true);
+    expect(cutToTokens('short <|endoftext|>', 2048)).toEqual({ text: 'short <|endoftext|>', cut: false });
   });
 });

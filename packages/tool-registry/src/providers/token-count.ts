@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens, decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ToolPayload } from './provider-formats';
 
 /** Text from tools and users may contain "<|endoftext|>"; count it as text instead of throwing. */
@@ -17,4 +17,14 @@ export function countTextTokens(text: string): number {
  */
 export function countToolPayloadTokens(payload: ToolPayload): number {
   return payload.tools.length === 0 ? 0 : countTextTokens(JSON.stringify(payload.tools));
+}
+
+/**
+ * `text` cut to at most `maxTokens` o200k tokens (whole tokens, so the cut never splits a
+ * character the tokenizer kept whole), and whether anything was cut.
+ */
+export function cutToTokens(text: string, maxTokens: number): { readonly text: string; readonly cut: boolean } {
+  if (countTextTokens(text) <= maxTokens) return { text, cut: false };
+  const tokens = encode(text, AS_PLAIN_TEXT);
+  return { text: decode(tokens.slice(0, Math.max(0, maxTokens))), cut: true };
 }

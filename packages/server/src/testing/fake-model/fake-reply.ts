@@ -21,6 +21,8 @@ export interface FakeMessageReply {
   readonly toolCalls?: readonly FakeToolCall[];
   /** Default `{ inputTokens: 11, outputTokens: 7 }`. */
   readonly usage?: FakeUsage;
+  /** Usage computed from the request it answers (wins over `usage`): a window that fills as the conversation grows. */
+  readonly usageFromRequest?: (body: Readonly<Record<string, unknown>>) => FakeUsage;
   /** Anthropic only: a signed thinking block before the text (signature `fake-thinking-signature-<n>`). */
   readonly thinking?: string;
   /** Gemini only: sent on the first functionCall part, or on the final text part when there are no calls. */
