@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeReply } from '@oneclaw/server/testing';
 import type { Page } from 'playwright-core';
-import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, PHONE, startUiHarness, waitForAttribute, type UiHarness } from './harness';
+import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, PHONE, startUiHarness, waitForAttribute, waitForCount, waitForText, WIDE_DESKTOP, type UiHarness } from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(90_000);
@@ -67,37 +67,144 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await ui?.close();
   });
 
-  test('S6: with no session yet, #/ offers a new one; a sent message shows at once and the fake model\'s reply streams in as plain text with safe links', async () => {
-    const { page, errors } = await ui.open({ device: DESKTOP });
+  test('S6: with no session yet, #/ offers a new one; a sent message shows at once as plain text and the fake model\'s reply streams in as safe markdown (table, list, links, highlighted code with a copy button; model HTML shown as text)', async () => {
+    const { page, context, errors } = await ui.open({ device: DESKTOP });
     await page.getByRole('heading', { name: 'Chat' }).waitFor();
     await startSession(page);
 
-    ui.fake.enqueue(fakeReply.text(['Hello ', 'from the fake model.\n', 'See https://example.com/docs. ', '<b>not bold</b>']));
+    // Chunks end mid-construct (inside a table row, a list item, a fence), as streaming does.
+    ui.fake.enqueue(
+      fakeReply.text([
+        'Hello ',
+        'from the fake model.\n',
+        'See https://example.com/docs. ',
+        '<b>not bold</b> <script>window.injected = true</script>\n\n',
+        '| Tool | Calls |\n|:--|--:|\n| ',
+        'pdf_info | 3 |\n\n',
+        '- first item\n- second ',
+        'item\n\n',
+        '[a safe link](https://example.com/safe) and [a bad one](javascript:alert(1))\n\n',
+        '```ts\nconst answer',
+        ' = 42;\n```\n',
+      ]),
+    );
     const box = messageBox(page);
-    await box.fill('First line');
+    await box.fill('First line **not markdown**');
     await box.press('Shift+Enter');
     await box.pressSequentially('second line');
-    expect(await box.inputValue()).toBe('First line\nsecond line');
+    expect(await box.inputValue()).toBe('First line **not markdown**\nsecond line');
     await box.press('Enter');
 
-    await conversation(page).getByText('First line\nsecond line').waitFor();
+    // The user's own text stays plain text: no markdown applied to it.
+    await conversation(page).getByText('First line **not markdown**\nsecond line').waitFor();
     await conversation(page).getByText('from the fake model.', { exact: false }).waitFor();
     await turnOver(page);
     expect(await box.inputValue()).toBe('');
 
     const reply = conversation(page).getByRole('listitem').filter({ hasText: 'Hello from the fake model.' });
-    expect(await reply.textContent()).toContain('<b>not bold</b>');
-    expect(await reply.locator('b').count()).toBe(0);
-    const link = reply.getByRole('link', { name: 'https://example.com/docs' });
-    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
-    expect(await link.getAttribute('target')).toBe('_blank');
+    await reply.locator('code').filter({ hasText: 'const answer = 42;' }).waitFor();
+    // Model HTML is text: shown literally, no element made from it, nothing run.
+    expect(await reply.textContent()).toContain('<b>not bold</b> <script>window.injected = true</script>');
+    expect(await reply.locator('b, script').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
+
+    const table = reply.getByRole('table');
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Tool', 'Calls']);
+    expect(await table.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['pdf_info', '3']);
+    expect(await table.getByRole('cell', { name: '3' }).evaluate((el) => getComputedStyle(el).textAlign)).toBe('right');
+
+    const bullets = reply.getByRole('list').getByRole('listitem');
+    await waitForCount(bullets, 2);
+    expect(await bullets.allTextContents()).toEqual(['first item', 'second item']);
+
+    for (const [name, href] of [
+      ['https://example.com/docs', 'https://example.com/docs'],
+      ['a safe link', 'https://example.com/safe'],
+    ]) {
+      const link = reply.getByRole('link', { name, exact: true });
+      expect(await link.getAttribute('href')).toBe(href);
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(await link.getAttribute('target')).toBe('_blank');
+    }
+    // A javascript: target is no link at all: its markdown shows as text.
+    expect(await reply.getByRole('link', { name: 'a bad one' }).count()).toBe(0);
+    expect(await reply.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await reply.textContent()).toContain('[a bad one](javascript:alert(1))');
+
+    const code = reply.locator('pre code.hljs.language-ts');
+    expect(await code.locator('.hljs-keyword').allTextContents()).toEqual(['const']);
+    expect(await code.locator('.hljs-number').allTextContents()).toEqual(['42']);
+    // Highlighting comes from the stylesheet (classes only): the keyword has its own colour.
+    const [keywordColour, plainColour] = await code.evaluate((el) => [getComputedStyle(el.querySelector('.hljs-keyword')!).color, getComputedStyle(el).color]);
+    expect(keywordColour).not.toBe(plainColour);
+
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.server.url });
+    const copy = reply.getByRole('button', { name: 'Copy code' });
+    await copy.click();
+    const copied = reply.locator('button.code-block__copy');
+    await waitForText(copied, 'Copied');
+    await waitForAttribute(copied, 'aria-label', 'Code copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('const answer = 42;\n');
+    // The button offers to copy again afterwards.
+    await waitForText(copied, 'Copy');
     await page.getByRole('status').filter({ hasText: 'The assistant replied' }).waitFor({ state: 'attached' });
 
     // The session list follows: the title is the first message, and it is the current one.
-    const current = page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: /First line second line/ });
+    const current = page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: /First line \*\*not markdown\*\* second line/ });
     await current.waitFor();
     expect(await current.getAttribute('aria-current')).toBe('page');
-    await page.getByRole('heading', { level: 1, name: 'First line second line' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'First line **not markdown** second line' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  test.each([
+    ['a 1440 x 900 desktop', WIDE_DESKTOP],
+    ['a 390 x 844 phone', PHONE],
+  ] as const)('S6 layout on %s: a conversation longer than the screen scrolls inside the transcript; the page does not scroll, the header and the composer stay in view', async (_name, device) => {
+    const { sessionId } = await ui.api<{ sessionId: string }>('POST', '/api/sessions', {});
+    const { page, errors } = await ui.open({ device, hash: `#/sessions/${encodeURIComponent(sessionId)}` });
+    await page.getByText('No messages yet.', { exact: false }).waitFor();
+
+    // Several turns, so the visually hidden "You:"/"Assistant:" labels sit far below the fold.
+    const lines = Array.from({ length: 12 }, (_, i) => `- point ${i + 1}`).join('\n');
+    for (let turn = 1; turn <= 4; turn++) {
+      ui.fake.enqueue(fakeReply.text(`Answer ${turn}:\n\n${lines}`));
+      await send(page, `Question ${turn}`);
+      await conversation(page).getByText(`Answer ${turn}:`).waitFor();
+      await turnOver(page);
+    }
+
+    const transcript = page.locator('[aria-labelledby="transcript-title"]');
+    // The condition the rest depends on: the conversation no longer fits its box.
+    await transcript.evaluate((el) =>
+      new Promise<void>((resolve) => {
+        const check = () => (el.scrollHeight > el.clientHeight ? resolve() : requestAnimationFrame(check));
+        check();
+      }),
+    );
+    const layout = await page.evaluate(() => {
+      const rect = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+      // Try to scroll the page itself, as a finger or a wheel would.
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      const scroller = document.querySelector('[aria-labelledby="transcript-title"]')!;
+      return {
+        innerHeight: window.innerHeight,
+        pageScrollHeight: document.scrollingElement!.scrollHeight,
+        pageScrollY: window.scrollY,
+        topbar: rect('.topbar'),
+        header: rect('.chat__header'),
+        composer: rect('.composer'),
+        transcript: { scrollHeight: scroller.scrollHeight, clientHeight: scroller.clientHeight },
+      };
+    });
+    expect(layout.pageScrollHeight).toBeLessThanOrEqual(layout.innerHeight);
+    expect(layout.pageScrollY).toBe(0);
+    for (const part of [layout.topbar, layout.header, layout.composer]) {
+      expect(part.top).toBeGreaterThanOrEqual(0);
+      expect(part.bottom).toBeLessThanOrEqual(layout.innerHeight);
+    }
+    expect(layout.transcript.scrollHeight).toBeGreaterThan(layout.transcript.clientHeight);
+    expect(layout.composer.top).toBeGreaterThan(layout.header.bottom);
     expect(errors).toEqual([]);
   });
 

@@ -23,6 +23,9 @@ export const MODEL_KEY = 'fake-model-key-not-secret';
 /** A phone-sized viewport (390 x 844 CSS px, touch), as in the Android shell. */
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } as const;
 export const DESKTOP = { viewport: { width: 1280, height: 800 } } as const;
+/** A large laptop or desktop screen (1440 x 900), for checks that depend on the viewport's size. */
+export const WIDE_DESKTOP = { viewport: { width: 1440, height: 900 } } as const;
+export type Device = typeof PHONE | typeof DESKTOP | typeof WIDE_DESKTOP;
 
 const SERVER_MAIN = path.join(path.dirname(require.resolve('@oneclaw/server/package.json')), 'dist', 'main.js');
 const STATIC_INDEX = path.join(path.dirname(require.resolve('@oneclaw/server/package.json')), 'static', 'index.html');
@@ -98,7 +101,7 @@ export interface UiHarness {
    * link the server prints, `/#token=...`, so the token is saved as a user's first visit would.
    * Page errors (uncaught exceptions, CSP violations) are collected in `errors`.
    */
-  open(options?: { device?: typeof PHONE | typeof DESKTOP; hash?: string; signedIn?: boolean }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  open(options?: { device?: Device; hash?: string; signedIn?: boolean }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
   /** An authorized JSON request to the server (for setting up state and checking it); throws on a non-2xx answer. */
   api<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
   /** Stops the server and starts it again on the same data directory and port. */

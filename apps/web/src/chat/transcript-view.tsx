@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { splitLinks } from './linkify';
+import { AssistantMarkdown } from './assistant-markdown';
 import { prettyJson, prettyResult, toolCardSummary } from './tool-card-summary';
 import { isFailureStop, stopReasonLabel, type CompactedItem, type ErrorItem, type ToolItem, type TranscriptItem, type TurnStopItem } from './transcript';
 
@@ -20,8 +20,8 @@ export function TranscriptView({ items }: { items: readonly TranscriptItem[] }) 
             return (
               <li key={item.key} class="msg msg--assistant">
                 <span class="visually-hidden">Assistant: </span>
-                <div class="msg__text">
-                  <AssistantText text={item.text} />
+                <div class="msg__text msg__text--markdown">
+                  <AssistantMarkdown text={item.text} />
                   {item.streaming && <span class="msg__caret" aria-hidden="true" />}
                 </div>
               </li>
@@ -37,23 +37,6 @@ export function TranscriptView({ items }: { items: readonly TranscriptItem[] }) 
         }
       })}
     </ol>
-  );
-}
-
-/** Plain text with its line breaks (CSS pre-wrap); http(s) URLs are links that open outside the app. */
-function AssistantText({ text }: { text: string }) {
-  return (
-    <>
-      {splitLinks(text).map((part, index) =>
-        part.kind === 'link' ? (
-          <a key={index} href={part.href} target="_blank" rel="noopener noreferrer">
-            {part.text}
-          </a>
-        ) : (
-          part.text
-        ),
-      )}
-    </>
   );
 }
 
