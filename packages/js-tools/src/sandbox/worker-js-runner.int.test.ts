@@ -78,14 +78,16 @@ describe('WorkerJsRunner: calls in worker threads', () => {
 
   it('a busy loop in a worker stops on cancel, through the shared cancel flag', async () => {
     const controller = new AbortController();
-    const pool = runner();
+    // A grace far beyond what the interrupt handler needs, so only a cancel flag that does not
+    // work ends in the watchdog's kill (restarts 1), never a worker slowed by a loaded machine.
+    const pool = runner({ graceMs: 10_000 });
     const pending = pool.run(call('function execute() { while (true) {} }', { signal: controller.signal, timeoutMs: 10_000 }));
     setTimeout(() => controller.abort(), 100);
     const outcome = await pending;
     expect(outcome.status === 'error' && outcome.errorType).toBe('cancelled');
     // Stopped by the interrupt handler, not by killing the worker.
     expect(pool.restarts).toBe(0);
-  });
+  }, 30_000);
 
   it('SBX-19 fifty calls in parallel: each gets its own runtime and its own answer, through a capped pool', async () => {
     const pool = runner({ maxWorkers: 3 });

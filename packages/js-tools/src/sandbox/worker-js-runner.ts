@@ -284,7 +284,9 @@ export class WorkerJsRunner implements JsRunner {
       onAbort: () => {
         Atomics.store(slot.cancelFlag, 0, id);
         this.post(slot, { type: 'cancel', id });
-        this.arm(slot, running, this.graceMs, 'cancelled');
+        // A worker still loading its module cannot answer a cancel yet: its grace starts when it
+        // is ready (the start allowance below still bounds a worker that never gets there).
+        if (slot.ready) this.arm(slot, running, this.graceMs, 'cancelled');
       },
     };
     slot.busy = running;
@@ -379,7 +381,8 @@ export class WorkerJsRunner implements JsRunner {
     switch (message.type) {
       case 'ready':
         slot.ready = true;
-        if (slot.busy && !slot.busy.call.signal?.aborted) this.armTimeout(slot, slot.busy);
+        if (slot.busy?.call.signal?.aborted) this.arm(slot, slot.busy, this.graceMs, 'cancelled');
+        else if (slot.busy) this.armTimeout(slot, slot.busy);
         return;
       case 'done':
         if (slot.busy?.id !== message.id) return;

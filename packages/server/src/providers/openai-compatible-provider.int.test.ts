@@ -206,9 +206,12 @@ describe('S2 OpenAI-compatible provider against a loopback fake OpenAI server', 
 
   it('reports provider_timeout when the server goes silent', async () => {
     fake.enqueue(fakeReply.hang());
-    const slow = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST, timeoutMs: 50 });
+    // Long enough for the fake to read the whole request on a loaded machine (it records a request
+    // once its body is in; a client that gives up mid-send leaves nothing to record).
+    const slow = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST, timeoutMs: 1000 });
     const error = await providerError(slow.complete(request(HELLO)));
     expect(error.code).toBe('provider_timeout');
+    // Not retried: one request reached the server, which never answered.
     expect(fake.requests).toHaveLength(1);
   });
 
