@@ -48,3 +48,11 @@ export async function openLiveSse(server: TestServer, route: string, body: unkno
     },
   };
 }
+
+/** The assistant text the events carried so far (the `text_delta` pieces joined). */
+export function streamedText(events: readonly SseEvent[]): string {
+  return events
+    .filter((e) => e.event === 'text_delta')
+    .map((e) => (e.data as { text: string }).text)
+    .join('');
+}

@@ -9,7 +9,7 @@ import { FakeGoogleApi, registerGmailRoutes } from '@oneclaw/tools-assets/testin
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
 import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startTestServer, type SseEvent, type TestServer } from '../testing/test-server';
-import { openLiveSse } from '../testing/live-sse';
+import { openLiveSse, streamedText } from '../testing/live-sse';
 import { ToolRuntime } from '../tools/tool-runtime';
 import { CORE_TOOL_NAMES } from '../testing/real-catalogue';
 
@@ -250,8 +250,7 @@ describe('agent loop over HTTP with a fake Anthropic model and the fake Google A
     model.enqueue(fakeReply.hang('Working on it, '));
     const live = await openLiveSse(server, '/api/sessions/half/messages', { text: 'long task' });
     // Cancelled only once the text has reached the client: that is what the user saw.
-    const shown = (events: SseEvent[]) => events.filter((e) => e.event === 'text_delta').map((e) => e.data.text as string).join('');
-    await live.until((events) => shown(events) === 'Working on it, ');
+    await live.until((events) => streamedText(events) === 'Working on it, ');
     expect((await server.api('POST', '/api/sessions/half/cancel')).body).toEqual({ cancelled: true });
     const streamed = await live.end();
     expect(streamed.map((e) => e.event).slice(-3)).toEqual(['assistant_message', 'turn_finished', 'done']);
