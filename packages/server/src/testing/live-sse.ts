@@ -11,10 +11,14 @@ export interface LiveSse {
   until(check: (events: SseEvent[]) => boolean): Promise<SseEvent[]>;
   /** Reads to the end of the stream and returns every event. */
   end(): Promise<SseEvent[]>;
+  /** Drops the connection, as a closed browser tab does (the server cancels the turn). */
+  disconnect(): void;
 }
 
 export async function openLiveSse(server: TestServer, route: string, body: unknown, headers: Record<string, string> = {}): Promise<LiveSse> {
+  const controller = new AbortController();
   const response = await fetch(`${server.url}${route}`, {
+    signal: controller.signal,
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${server.config.apiToken}`, ...headers },
     body: JSON.stringify(body),
@@ -45,6 +49,9 @@ export async function openLiveSse(server: TestServer, route: string, body: unkno
     async end() {
       while (!done) await readOnce();
       return parseSse(text);
+    },
+    disconnect() {
+      controller.abort();
     },
   };
 }

@@ -275,22 +275,17 @@ describe('agent loop over HTTP with a fake Anthropic model and the fake Google A
     expect(JSON.stringify(sent[1]?.content)).toContain('Working on it, ');
   });
 
-  it('API-18 a client that disconnects mid-turn cancels the turn', async () => {
+  it('API-18 a client that disconnects mid-reply cancels the turn; what had streamed is kept as a partial reply', async () => {
     await server.api('POST', '/api/sessions', { sessionId: 'gone' });
-    model.enqueue(fakeReply.hang('partial'));
-    const controller = new AbortController();
-    const request = fetch(`${server.url}/api/sessions/gone/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${server.config.apiToken}` },
-      body: JSON.stringify({ text: 'stream please' }),
-      signal: controller.signal,
-    }).then((r) => r.text());
-    await waitFor(() => model.requests.length === 1);
-    controller.abort();
-    await request.catch(() => undefined);
+    model.enqueue(fakeReply.hang('Half an answer'));
+    const live = await openLiveSse(server, '/api/sessions/gone/messages', { text: 'stream please' });
+    await live.until((events) => streamedText(events) === 'Half an answer');
+    live.disconnect();
     await waitFor(async () => ofType(await eventsOf(server, 'gone'), 'TurnFinished').length === 1);
-    const finished = ofType(await eventsOf(server, 'gone'), 'TurnFinished')[0];
+    const [partial, finished] = (await eventsOf(server, 'gone')).slice(-2);
     expect((finished?.data as { reason: string }).reason).toBe('cancelled');
+    // What the tab had shown before it closed is kept, as with a cancel.
+    expect(partial).toMatchObject({ type: 'MessageSent', data: { role: 'assistant', text: 'Half an answer', toolCalls: [], partial: true } });
   });
 
   it('S2 provider errors end the turn with a clear recorded reason and never leak the key', async () => {
