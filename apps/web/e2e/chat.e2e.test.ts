@@ -323,6 +323,8 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await page.reload();
     await conversation(page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
     await conversation(page).getByText('Do something slow').waitFor();
+    // What had streamed before the cancel is recorded (partial reply), so it survives the reload.
+    await conversation(page).getByText('Working on it,').waitFor();
 
     // The session takes new messages again.
     ui.fake.enqueue(fakeReply.text('Back again.'));

@@ -1,9 +1,10 @@
-import path from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AppOptions } from './app.module';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { bodyParserErrors, requireSupportedBodyEncoding } from './http/request-body-encoding';
+import { webUiCacheControl } from './http/web-ui-cache-control';
+import { webUiCompression } from './http/web-ui-compression';
 import { webUiNotBuilt } from './http/web-ui-not-built';
 import { securityHeaders } from './security/security-headers';
 
@@ -21,11 +22,13 @@ export function configureApp(app: NestExpressApplication, options: Pick<AppOptio
   app.use(requireSupportedBodyEncoding());
   app.useBodyParser('json', { limit: config.bodyLimitBytes });
   app.use(bodyParserErrors());
+  // Before the static files so they go out compressed; it leaves /api (and so the SSE stream) alone.
+  app.use(webUiCompression());
   // The web UI (apps/web, built into config.webDir). Public like /health: its files hold no data,
   // and it asks for the token itself. Hashed assets never change; index.html is always rechecked.
   app.useStaticAssets(config.webDir, {
     index: 'index.html',
-    setHeaders: (res, file) => res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    setHeaders: (res, file) => res.setHeader('Cache-Control', webUiCacheControl(config.webDir, file)),
   });
   // No built UI: `/` says how to build it rather than answering as an unknown API route.
   app.use(webUiNotBuilt(config.webDir));

@@ -250,6 +250,14 @@ describe('buildAuditTrail on odd streams', () => {
     expect(buildAuditTrail([])).toEqual({ sessionId: null, agentId: null, events: [], skippedEvents: 0, requests: [] });
   });
 
+  it('marks a reply cut short by a cancel as partial', () => {
+    const s = sessionScenario(catalogue).given({ type: 'StartSession', sessionId: 's1', agentId: 'default' });
+    s.given({ type: 'RecordAssistantMessage', messageId: 'a1', text: 'Working on it, ', toolCalls: [], partial: true });
+    s.given({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'Done.', toolCalls: [] });
+    const lines = buildAuditTrail(recorded(s.history())).events.map((e) => e.summary);
+    expect(lines.slice(1)).toEqual(['assistant (partial, cancelled while streaming): Working on it,', 'assistant: Done.']);
+  });
+
   it('shows what the server changed in a model reply: renamed call ids, a missing tool name, a cut reply', () => {
     const s = sessionScenario(catalogue).given({ type: 'StartSession', sessionId: 's1', agentId: 'default' });
     s.given({

@@ -234,6 +234,8 @@ function messageSummary(message: MessageData): string {
       const text = oneLine(message.text, TEXT_LIMIT);
       const calls = message.toolCalls.map(callSummary).join(', ');
       const notes = adjustmentNotes(message.adjustments);
+      // A cancel cut the reply short: the audit must not read it as the model's whole answer.
+      if (message.partial) return `assistant (partial, cancelled while streaming): ${text}${notes}`;
       if (calls === '') return `assistant: ${text}${notes}`;
       return (text === '' ? `assistant → ${calls}` : `assistant: ${text} → ${calls}`) + notes;
     }

@@ -72,6 +72,11 @@ export interface AssistantMessageData {
   /** Present only when the server had to change the reply to record it. */
   readonly adjustments?: ReplyAdjustments;
   /**
+   * The turn was cancelled while this reply streamed: `text` is what had streamed (what the
+   * user saw), with no tool calls. Kept so the record and the next request match the screen.
+   */
+  readonly partial?: true;
+  /**
    * Tokens the provider reported for the request that produced this reply. `inputTokens` is how
    * full the context window was: automatic compaction reads it from the stream, so the decision
    * is the same after a restart or on another replica. Absent in older streams.

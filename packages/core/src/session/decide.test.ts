@@ -211,6 +211,14 @@ describe('session decider', () => {
     expect(thrownCode(() => s.when({ type: 'RecordAssistantMessage', messageId: 'a1', text: '', toolCalls: [call, call] }))).toBe('invalid_command');
   });
 
+  it('a partial (cancelled) reply is recorded with partial: true; one with tool calls is invalid_command', () => {
+    const s = sessionScenario(catalogue).given(start);
+    const [event] = s.when({ type: 'RecordAssistantMessage', messageId: 'a1', text: 'Working on it, ', toolCalls: [], partial: true });
+    expect(event?.data).toEqual({ messageId: 'a1', role: 'assistant', text: 'Working on it, ', toolCalls: [], partial: true });
+    const call = { callId: 'c1', toolName: 'read_file', arguments: {} };
+    expect(thrownCode(() => s.when({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'x', toolCalls: [call], partial: true }))).toBe('invalid_command');
+  });
+
   it('a model request records exactly the tools sent and the schema token count', () => {
     const s = sessionScenario(catalogue).given(start);
     const [event] = s.when({ type: 'RecordModelRequest', provider: 'anthropic', model: 'claude-x', toolNames: ['a', 'b'], schemaTokens: 321 });

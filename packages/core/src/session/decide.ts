@@ -62,6 +62,10 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
     case 'RecordAssistantMessage': {
       requireText('messageId', command.messageId);
       requireString('text', command.text);
+      // Calls half streamed when the turn was cancelled never ran and have no results.
+      if (command.partial && (command.toolCalls ?? []).length > 0) {
+        throw sessionErrors.invalidCommand('A partial (cancelled) reply has no tool calls. Record it with an empty toolCalls list.');
+      }
       const callIds = new Set<string>();
       for (const call of command.toolCalls ?? []) {
         requireText('toolCalls[].callId', call.callId);
@@ -81,6 +85,7 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
             toolCalls: command.toolCalls ?? [],
             ...(command.providerMetadata ? { providerMetadata: command.providerMetadata } : {}),
             ...(command.adjustments ? { adjustments: command.adjustments } : {}),
+            ...(command.partial ? { partial: true as const } : {}),
             ...(command.usage ? { usage: { inputTokens: tokenCount('usage.inputTokens', command.usage.inputTokens), outputTokens: tokenCount('usage.outputTokens', command.usage.outputTokens) } } : {}),
           },
         },

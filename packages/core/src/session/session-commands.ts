@@ -22,6 +22,8 @@ export interface RecordAssistantMessage {
   readonly toolCalls: readonly ToolCall[];
   readonly providerMetadata?: { readonly provider: string; readonly data: unknown };
   readonly adjustments?: ReplyAdjustments;
+  /** What had streamed when the turn was cancelled; such a reply has no tool calls. */
+  readonly partial?: boolean;
   /** The provider's token counts for the request that produced the reply. */
   readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
 }

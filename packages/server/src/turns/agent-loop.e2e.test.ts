@@ -9,6 +9,7 @@ import { FakeGoogleApi, registerGmailRoutes } from '@oneclaw/tools-assets/testin
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
 import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startTestServer, type SseEvent, type TestServer } from '../testing/test-server';
+import { openLiveSse, streamedText } from '../testing/live-sse';
 import { ToolRuntime } from '../tools/tool-runtime';
 import { CORE_TOOL_NAMES } from '../testing/real-catalogue';
 
@@ -244,22 +245,47 @@ describe('agent loop over HTTP with a fake Anthropic model and the fake Google A
     expect((await server.api('POST', '/api/sessions/busy/messages', { text: 'next' })).body.reason).toBe('completed');
   });
 
-  it('API-18 a client that disconnects mid-turn cancels the turn', async () => {
+  it('S5 a cancel while the reply streams records the text that streamed as a partial reply, and the next request includes it', async () => {
+    await server.api('POST', '/api/sessions', { sessionId: 'half' });
+    model.enqueue(fakeReply.hang('Working on it, '));
+    const live = await openLiveSse(server, '/api/sessions/half/messages', { text: 'long task' });
+    // Cancelled only once the text has reached the client: that is what the user saw.
+    await live.until((events) => streamedText(events) === 'Working on it, ');
+    expect((await server.api('POST', '/api/sessions/half/cancel')).body).toEqual({ cancelled: true });
+    const streamed = await live.end();
+    expect(streamed.map((e) => e.event).slice(-3)).toEqual(['assistant_message', 'turn_finished', 'done']);
+    expect(streamed.find((e) => e.event === 'assistant_message')?.data).toMatchObject({ text: 'Working on it, ', toolCalls: 0, partial: true });
+    expect(last(streamed).data).toMatchObject({ reason: 'cancelled', reply: 'Working on it, ' });
+
+    const events = await eventsOf(server, 'half');
+    const [partial, finished] = events.slice(-2);
+    expect(partial).toMatchObject({ type: 'MessageSent', data: { role: 'assistant', text: 'Working on it, ', toolCalls: [], partial: true } });
+    expect(finished).toMatchObject({ type: 'TurnFinished', data: { reason: 'cancelled' } });
+    // The session view (what the web UI reads after a turn) holds it too.
+    const view = (await server.api('GET', '/api/sessions/half')).body as { messages: { role: string; text?: string; partial?: boolean }[] };
+    expect(view.messages.map((m) => [m.role, m.text, m.partial])).toEqual([
+      ['user', 'long task', undefined],
+      ['assistant', 'Working on it, ', true],
+    ]);
+
+    model.enqueue(fakeReply.text('Done.'));
+    expect((await server.api('POST', '/api/sessions/half/messages', { text: 'go on' })).body.reason).toBe('completed');
+    const sent = (last(model.requests).body as { messages: { role: string; content: unknown }[] }).messages;
+    expect(JSON.stringify(sent.map((m) => m.role))).toBe(JSON.stringify(['user', 'assistant', 'user']));
+    expect(JSON.stringify(sent[1]?.content)).toContain('Working on it, ');
+  });
+
+  it('API-18 a client that disconnects mid-reply cancels the turn; what had streamed is kept as a partial reply', async () => {
     await server.api('POST', '/api/sessions', { sessionId: 'gone' });
-    model.enqueue(fakeReply.hang('partial'));
-    const controller = new AbortController();
-    const request = fetch(`${server.url}/api/sessions/gone/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${server.config.apiToken}` },
-      body: JSON.stringify({ text: 'stream please' }),
-      signal: controller.signal,
-    }).then((r) => r.text());
-    await waitFor(() => model.requests.length === 1);
-    controller.abort();
-    await request.catch(() => undefined);
+    model.enqueue(fakeReply.hang('Half an answer'));
+    const live = await openLiveSse(server, '/api/sessions/gone/messages', { text: 'stream please' });
+    await live.until((events) => streamedText(events) === 'Half an answer');
+    live.disconnect();
     await waitFor(async () => ofType(await eventsOf(server, 'gone'), 'TurnFinished').length === 1);
-    const finished = ofType(await eventsOf(server, 'gone'), 'TurnFinished')[0];
+    const [partial, finished] = (await eventsOf(server, 'gone')).slice(-2);
     expect((finished?.data as { reason: string }).reason).toBe('cancelled');
+    // What the tab had shown before it closed is kept, as with a cancel.
+    expect(partial).toMatchObject({ type: 'MessageSent', data: { role: 'assistant', text: 'Half an answer', toolCalls: [], partial: true } });
   });
 
   it('S2 provider errors end the turn with a clear recorded reason and never leak the key', async () => {

@@ -9,7 +9,7 @@ export type TurnUpdate =
   | { readonly type: 'turn_started'; readonly sessionId: string; readonly turnId: string }
   | { readonly type: 'model_requested'; readonly round: number; readonly toolNames: readonly string[]; readonly schemaTokens: number }
   | { readonly type: 'text_delta'; readonly text: string }
-  | { readonly type: 'assistant_message'; readonly messageId: string; readonly text: string; readonly toolCalls: number }
+  | { readonly type: 'assistant_message'; readonly messageId: string; readonly text: string; readonly toolCalls: number; readonly partial?: true }
   | { readonly type: 'tool_call_started'; readonly callId: string; readonly toolName: string; readonly arguments: unknown }
   | {
       readonly type: 'tool_call_finished';

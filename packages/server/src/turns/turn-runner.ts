@@ -211,6 +211,8 @@ class Turn {
       this.observer({ type: 'model_requested', round: this.rounds, toolNames: payload.toolNames, schemaTokens: payload.schemaTokens });
 
       let response: ModelResponse;
+      // What the user has seen of this reply: kept if the turn is cancelled mid-stream.
+      let streamed = '';
       try {
         response = await this.provider.client.complete(
           {
@@ -220,10 +222,15 @@ class Turn {
             tools: payload.payload,
             signal: this.signal,
           },
-          { onTextDelta: (delta) => this.observer({ type: 'text_delta', text: this.deps.redactor.redactText(delta) }) },
+          {
+            onTextDelta: (delta) => {
+              streamed += delta;
+              this.observer({ type: 'text_delta', text: this.deps.redactor.redactText(delta) });
+            },
+          },
         );
       } catch (error) {
-        if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
+        if (this.signal.aborted) return this.cancelMidReply(streamed);
         const e = error as { code?: string; message?: string };
         return this.finish('provider_error', this.deps.redactor.redactText(`The model API failed${e.code ? ` (${e.code})` : ''}: ${e.message ?? String(error)}`));
       }
@@ -339,6 +346,31 @@ class Turn {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     const visible = redactWriteOnly(parsed, this.deps.tools.registry.definition(toolName)?.parameters);
     return this.deps.redactor.redactValue(visible) as Record<string, unknown>;
+  }
+
+  /**
+   * The model request was aborted while the reply streamed. The text that had arrived is
+   * recorded as a partial reply (no tool calls: a half-streamed call never ran), so the record
+   * and the next request hold what the user saw; then the turn finishes as cancelled.
+   */
+  private async cancelMidReply(streamed: string): Promise<TurnResult> {
+    // Whitespace alone is not kept: Anthropic refuses an assistant message with no visible text.
+    if (streamed.trim() !== '') {
+      // Redacted as a whole: a secret split across two deltas is still found.
+      const fitted = fitReply({ text: this.deps.redactor.redactText(streamed), toolCalls: [] }, this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES);
+      const messageId = `${this.turnId}-assistant-${this.rounds}`;
+      await this.record({
+        type: 'RecordAssistantMessage',
+        messageId,
+        text: fitted.reply.text,
+        toolCalls: [],
+        partial: true,
+        ...(fitted.cut ? { adjustments: { cut: fitted.cut } } : {}),
+      });
+      this.observer({ type: 'assistant_message', messageId, text: fitted.reply.text, toolCalls: 0, partial: true });
+      if (fitted.reply.text) this.reply = fitted.reply.text;
+    }
+    return this.finish('cancelled', cancelDetail(this.signal));
   }
 
   private async finish(reason: TurnStopReason, detail: string): Promise<TurnResult> {
