@@ -239,4 +239,17 @@ describe('a send that never reaches the server', () => {
     await store.send('two');
     expect(new Set(api.streamKeys).size).toBe(2);
   });
+
+  test('a retry of a message that did reach the server (409 duplicate_request) is not an error: the stored message shows once', async () => {
+    const api = new FakeApi();
+    const store = new ChatSessionStore(api, 's 1');
+    await store.refresh();
+    api.refuseStream = ApiError.network(new TypeError('Failed to fetch'));
+    await store.send('hello');
+    api.refuseStream = new ApiError(409, 'duplicate_request', 'This message was already sent with the same Idempotency-Key.');
+    api.stored = { view: view(), events: [{ revision: 1, type: 'MessageSent', data: { messageId: 'u1', role: 'user', text: 'hello' } } as StoredEvent] };
+    await expect(store.retry(store.getState().items[0]!.key)).resolves.toBe('sent');
+    expect(store.getState().items).toEqual([expect.objectContaining({ kind: 'user', key: 'u1', text: 'hello' })]);
+    expect(store.getState().turn).toBe('none');
+  });
 });

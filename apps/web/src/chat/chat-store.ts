@@ -126,6 +126,10 @@ export class ChatSessionStore {
     } catch (error) {
       if (controller.signal.aborted) {
         this.dispatch({ type: 'stream-ended', aborted: true });
+      } else if (retry && error instanceof ApiError && error.code === 'duplicate_request') {
+        // The first attempt did reach the server and is recorded: nothing failed. The re-read
+        // below shows the stored message (once) and whatever its turn produced.
+        this.dispatch({ type: 'stream-ended', aborted: false });
       } else {
         const problem = asActionError(error);
         const refused = !received && error instanceof ApiError && error.status >= 400;
