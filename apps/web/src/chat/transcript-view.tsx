@@ -20,8 +20,9 @@ export function TranscriptView({ items, onRetry, retryDisabled }: { items: reado
                 <div class="msg__text">{item.text}</div>
                 {item.unsent !== undefined && (
                   <div class="msg__unsent" role="alert">
-                    <WarningIcon class="turn-note__icon" />
+                    {/* The icon inside the words, so it stays on their first line when they wrap. */}
                     <span>
+                      <WarningIcon class="turn-note__icon" />
                       <strong>Not sent.</strong> {item.unsent}
                     </span>
                     <button type="button" class="button button--small" disabled={retryDisabled} onClick={() => onRetry(item.key)}>
