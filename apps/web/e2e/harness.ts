@@ -106,6 +106,10 @@ export interface UiHarness {
   api<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
   /** Stops the server and starts it again on the same data directory and port. */
   restartServer(): Promise<void>;
+  /** Stops the server: until `startServer`, the page's requests get no answer at all (connection refused). */
+  stopServer(): Promise<void>;
+  /** Starts the stopped server again on the same data directory and port (the same origin). */
+  startServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -153,6 +157,12 @@ export async function startUiHarness(options: { env?: Record<string, string> } =
     },
     async restartServer() {
       await server.stop();
+      server = await startServerProcess({ dataDir, env });
+    },
+    async stopServer() {
+      await server.stop();
+    },
+    async startServer() {
       server = await startServerProcess({ dataDir, env });
     },
     async close() {

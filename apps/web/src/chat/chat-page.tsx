@@ -193,7 +193,14 @@ function ChatSession({ sessionId }: { sessionId: string }) {
         {state.loaded && state.items.length === 0 && (
           <p class="muted chat__placeholder">No messages yet. Ask something; the assistant loads the tool groups it needs, or add one above.</p>
         )}
-        <TranscriptView items={state.items} />
+        <TranscriptView
+          items={state.items}
+          retryDisabled={running || state.busyElsewhere}
+          onRetry={(key) => {
+            followOutput.current = true;
+            void store.retry(key);
+          }}
+        />
       </div>
 
       <p class="visually-hidden" role="status" aria-live="polite">

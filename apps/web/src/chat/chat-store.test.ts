@@ -25,6 +25,8 @@ class FakeApi implements ChatApi {
   readonly streams: OpenStream[] = [];
   answers = new Map<string, () => unknown>();
   refuseStream: ApiError | undefined;
+  /** The Idempotency-Key of each stream request, in order. */
+  readonly streamKeys: (string | undefined)[] = [];
 
   get<T>(path: string): Promise<T> {
     this.calls.push(`GET ${path}`);
@@ -38,8 +40,9 @@ class FakeApi implements ChatApi {
     this.calls.push(`DELETE ${path}`);
     return this.answer<T>(`DELETE ${path}`);
   }
-  stream(path: string, body: unknown, onEvent: (event: StreamEvent) => void, options: { signal?: AbortSignal } = {}): Promise<void> {
+  stream(path: string, body: unknown, onEvent: (event: StreamEvent) => void, options: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<void> {
     this.calls.push(`STREAM ${path} ${JSON.stringify(body)}`);
+    this.streamKeys.push(options.headers?.['idempotency-key']);
     if (this.refuseStream) return Promise.reject(this.refuseStream);
     return new Promise<void>((resolve, reject) => {
       const signal = options.signal!;
@@ -199,5 +202,54 @@ describe('a session\'s chat store', () => {
     expect(chatStoreFor(api, 'a')).toBe(chatStoreFor(api, 'a'));
     expect(chatStoreFor(api, 'a')).not.toBe(chatStoreFor(api, 'b'));
     expect(chatStoreFor(new FakeApi(), 'a')).not.toBe(chatStoreFor(api, 'a'));
+  });
+});
+
+describe('a send that never reaches the server', () => {
+  test('is kept as not sent without re-reading, and Retry sends it again with the same Idempotency-Key', async () => {
+    const api = new FakeApi();
+    const store = new ChatSessionStore(api, 's 1');
+    await store.refresh();
+    api.refuseStream = ApiError.network(new TypeError('Failed to fetch'));
+    const callsBefore = api.calls.length;
+    await expect(store.send('hello')).resolves.toBe('unsent');
+    // Only the send itself: a re-read would fail the same way and show a second notice.
+    expect(api.calls.slice(callsBefore)).toEqual(['STREAM /api/sessions/s%201/messages {"text":"hello"}']);
+    const [item] = store.getState().items;
+    expect(item).toMatchObject({ kind: 'user', text: 'hello', unsent: expect.stringContaining('Cannot reach the server') });
+    expect(store.getState().loadError).toBeUndefined();
+
+    api.refuseStream = undefined;
+    const retried = store.retry(item!.key);
+    expect(api.streamKeys).toHaveLength(2);
+    expect(api.streamKeys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(api.streamKeys[1]).toBe(api.streamKeys[0]);
+    api.stored = { view: view(), events: [{ revision: 1, type: 'MessageSent', data: { messageId: 'u1', role: 'user', text: 'hello' } } as StoredEvent] };
+    api.streams[0]!.emit('turn_started');
+    api.streams[0]!.end();
+    await expect(retried).resolves.toBe('sent');
+    expect(store.getState().items).toEqual([expect.objectContaining({ kind: 'user', key: 'u1', text: 'hello' })]);
+  });
+
+  test('each new message gets its own Idempotency-Key', async () => {
+    const api = new FakeApi();
+    const store = new ChatSessionStore(api, 's 1');
+    api.refuseStream = ApiError.network(new TypeError('Failed to fetch'));
+    await store.send('one');
+    await store.send('two');
+    expect(new Set(api.streamKeys).size).toBe(2);
+  });
+
+  test('a retry of a message that did reach the server (409 duplicate_request) is not an error: the stored message shows once', async () => {
+    const api = new FakeApi();
+    const store = new ChatSessionStore(api, 's 1');
+    await store.refresh();
+    api.refuseStream = ApiError.network(new TypeError('Failed to fetch'));
+    await store.send('hello');
+    api.refuseStream = new ApiError(409, 'duplicate_request', 'This message was already sent with the same Idempotency-Key.');
+    api.stored = { view: view(), events: [{ revision: 1, type: 'MessageSent', data: { messageId: 'u1', role: 'user', text: 'hello' } } as StoredEvent] };
+    await expect(store.retry(store.getState().items[0]!.key)).resolves.toBe('sent');
+    expect(store.getState().items).toEqual([expect.objectContaining({ kind: 'user', key: 'u1', text: 'hello' })]);
+    expect(store.getState().turn).toBe('none');
   });
 });

@@ -1,5 +1,6 @@
 import { ApiError } from '../api/api-error';
 import { seg, type ApiClient } from '../api/client';
+import { newIdempotencyKey } from '../api/idempotency-key';
 import type { SessionView, StoredEvent } from './api-types';
 import { notifySessionsChanged } from './sessions-changed';
 import { chatReducer, initialChatState, type ChatAction, type ChatState } from './transcript';
@@ -12,6 +13,8 @@ export interface ActionError {
   readonly code: string;
   readonly detail: string;
 }
+
+export type SendOutcome = 'sent' | 'refused' | 'unsent';
 
 export interface ChatSnapshot extends ChatState {
   readonly loadError?: ActionError;
@@ -90,19 +93,23 @@ export class ChatSessionStore {
 
   /**
    * Sends a message and streams its turn. Resolves `refused` when the server turned it down
-   * before recording it (the caller gives the text back to the composer), `sent` otherwise.
+   * before recording it (the caller gives the text back to the composer), `unsent` when the
+   * server could not be reached (the message stays in the transcript, marked not sent, with
+   * Retry), `sent` otherwise. Every message carries an Idempotency-Key, so that a retry of one
+   * that did reach the server after all is not recorded twice.
    */
-  async send(text: string): Promise<'sent' | 'refused'> {
+  async send(text: string, retry?: { readonly of: string; readonly idempotencyKey: string }): Promise<SendOutcome> {
     if (this.stream || this.state.turn !== 'none') return 'refused';
+    const idempotencyKey = retry?.idempotencyKey ?? newIdempotencyKey();
     const controller = new AbortController();
     this.stream = controller;
     let ended = () => {};
     this.streamEnded = new Promise<void>((resolve) => (ended = resolve));
     this.epoch++;
     this.set({ actionError: undefined });
-    this.dispatch({ type: 'send', text });
+    this.dispatch({ type: 'send', text, idempotencyKey, ...(retry ? { retryOf: retry.of } : {}) });
     let received = false;
-    let outcome: 'sent' | 'refused' = 'sent';
+    let outcome: SendOutcome = 'sent';
     try {
       await this.api.stream(
         `${this.base}/messages`,
@@ -113,27 +120,44 @@ export class ChatSessionStore {
           // The user message is recorded: the session's title and place in the list change now.
           if (event.event === 'turn_started' || event.event === 'session_cleared') notifySessionsChanged();
         },
-        { signal: controller.signal },
+        { signal: controller.signal, headers: { 'idempotency-key': idempotencyKey } },
       );
       this.dispatch({ type: 'stream-ended', aborted: false });
     } catch (error) {
       if (controller.signal.aborted) {
         this.dispatch({ type: 'stream-ended', aborted: true });
+      } else if (retry && error instanceof ApiError && error.code === 'duplicate_request') {
+        // The first attempt did reach the server and is recorded: nothing failed. The re-read
+        // below shows the stored message (once) and whatever its turn produced.
+        this.dispatch({ type: 'stream-ended', aborted: false });
       } else {
         const problem = asActionError(error);
         const refused = !received && error instanceof ApiError && error.status >= 400;
+        // No answer at all (status 0): the server is down or unreachable.
+        const unreachable = !received && error instanceof ApiError && error.status === 0;
         if (refused) outcome = 'refused';
-        this.dispatch({ type: 'stream-failed', refused, ...problem });
+        if (unreachable) outcome = 'unsent';
+        this.dispatch({ type: 'stream-failed', refused, unreachable, ...problem });
       }
     } finally {
       this.stream = undefined;
       this.epoch++;
       ended();
     }
+    // An unreachable server would fail these reads too, and each failure would show its own
+    // notice beside the not-sent message: one notice says it. Retry reads again.
+    if (outcome === 'unsent') return outcome;
     notifySessionsChanged();
     // The stream carried previews; the stored session has full results and the server's ids.
     await this.refresh();
     return outcome;
+  }
+
+  /** Sends a not-sent message again, with the Idempotency-Key of its first attempt. */
+  async retry(key: string): Promise<SendOutcome> {
+    const item = this.state.items.find((candidate) => candidate.key === key && candidate.kind === 'user' && candidate.unsent !== undefined);
+    if (!item || item.kind !== 'user') return 'refused';
+    return this.send(item.text, { of: key, idempotencyKey: item.idempotencyKey ?? newIdempotencyKey() });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
+import type { SendOutcome } from './chat-store';
 import type { TurnPhase } from './transcript';
 
 /**
@@ -12,7 +13,7 @@ export function Composer(props: {
   disabled: boolean;
   /** A turn runs that this page did not start: typing is fine, sending would be refused. */
   busyElsewhere: boolean;
-  onSend: (text: string) => Promise<'sent' | 'refused'>;
+  onSend: (text: string) => Promise<SendOutcome>;
   onCancel: () => void;
 }) {
   const { turn, disabled, busyElsewhere } = props;
@@ -27,6 +28,8 @@ export function Composer(props: {
     setText('');
     const outcome = await props.onSend(sent);
     // Nothing was recorded: give the text back rather than lose it (unless a new one was typed).
+    // A message that did not reach the server stays in the transcript instead, marked not sent
+    // with Retry: in both places it could be sent twice.
     if (outcome === 'refused') setText((current) => (current === '' ? sent : current));
     box.current?.focus();
   }

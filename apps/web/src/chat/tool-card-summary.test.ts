@@ -6,9 +6,9 @@ const card = (overrides: Partial<ToolItem>): ToolItem => ({ kind: 'tool', key: '
 
 describe('tool call card summary', () => {
   test('each status has its own word and icon; an error names its type and is flagged', () => {
-    expect(toolCardSummary(card({ status: 'running', durationMs: 5 }))).toEqual({ icon: '⏳', statusText: 'Running', isError: false, argumentsHint: 'path: "notes.txt"' });
-    expect(toolCardSummary(card({ status: 'success', durationMs: 85 }))).toMatchObject({ icon: '✓', statusText: 'Done', duration: '85 ms', isError: false });
-    expect(toolCardSummary(card({ status: 'error', errorType: 'timeout', durationMs: 30000 }))).toMatchObject({ icon: '✗', statusText: 'Error: timeout', duration: '30 s', isError: true });
+    expect(toolCardSummary(card({ status: 'running', durationMs: 5 }))).toEqual({ icon: 'running', statusText: 'Running', isError: false, argumentsHint: 'path: "notes.txt"' });
+    expect(toolCardSummary(card({ status: 'success', durationMs: 85 }))).toMatchObject({ icon: 'done', statusText: 'Done', duration: '85 ms', isError: false });
+    expect(toolCardSummary(card({ status: 'error', errorType: 'timeout', durationMs: 30000 }))).toMatchObject({ icon: 'error', statusText: 'Error: timeout', duration: '30 s', isError: true });
     expect(toolCardSummary(card({ status: 'error' }))).toMatchObject({ statusText: 'Error', isError: true });
     expect(toolCardSummary(card({ status: 'no_result' }))).toMatchObject({ statusText: 'No result', isError: false });
   });

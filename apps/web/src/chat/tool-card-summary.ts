@@ -1,11 +1,14 @@
 import type { ToolItem } from './transcript';
 
+export type ToolStatusIconName = 'running' | 'done' | 'error' | 'none';
+
 /**
  * What a compact tool call card says. The status is a word and an icon as well as a colour, so
  * an error reads as an error without colour vision (WCAG 1.4.1).
  */
 export interface ToolCardSummary {
-  readonly icon: string;
+  /** Which icon the card draws (an SVG from `icons/icons.tsx`; `none` draws none). */
+  readonly icon: ToolStatusIconName;
   /** "Running", "Done", "Error: timeout", "No result". */
   readonly statusText: string;
   /** "85 ms", "1.2 s"; absent while running. */
@@ -20,13 +23,13 @@ export function toolCardSummary(item: ToolItem): ToolCardSummary {
   const base = { argumentsHint: argumentsHint(item.arguments), ...(duration !== undefined ? { duration } : {}) };
   switch (item.status) {
     case 'running':
-      return { ...base, icon: '⏳', statusText: 'Running', isError: false };
+      return { ...base, icon: 'running', statusText: 'Running', isError: false };
     case 'success':
-      return { ...base, icon: '✓', statusText: 'Done', isError: false };
+      return { ...base, icon: 'done', statusText: 'Done', isError: false };
     case 'error':
-      return { ...base, icon: '✗', statusText: item.errorType ? `Error: ${item.errorType}` : 'Error', isError: true };
+      return { ...base, icon: 'error', statusText: item.errorType ? `Error: ${item.errorType}` : 'Error', isError: true };
     case 'no_result':
-      return { ...base, icon: '–', statusText: 'No result', isError: false };
+      return { ...base, icon: 'none', statusText: 'No result', isError: false };
   }
 }
 

@@ -1,19 +1,35 @@
 import { useState } from 'preact/hooks';
 import { AssistantMarkdown } from './assistant-markdown';
-import { prettyJson, prettyResult, toolCardSummary } from './tool-card-summary';
+import { CheckIcon, ChevronIcon, CrossIcon, InfoIcon, PendingIcon, WarningIcon } from '../icons/icons';
+import { prettyJson, prettyResult, toolCardSummary, type ToolStatusIconName } from './tool-card-summary';
 import { isFailureStop, stopReasonLabel, type CompactedItem, type ErrorItem, type ToolItem, type TranscriptItem, type TurnStopItem } from './transcript';
 
-/** The conversation as an ordered list: messages, tool call cards and turn notices. */
-export function TranscriptView({ items }: { items: readonly TranscriptItem[] }) {
+/**
+ * The conversation as an ordered list: messages, tool call cards and turn notices. `onRetry`
+ * sends a not-sent message again; `retryDisabled` while a turn runs (the server would refuse).
+ */
+export function TranscriptView({ items, onRetry, retryDisabled }: { items: readonly TranscriptItem[]; onRetry: (key: string) => void; retryDisabled: boolean }) {
   return (
     <ol class="transcript" aria-label="Conversation">
       {items.map((item) => {
         switch (item.kind) {
           case 'user':
             return (
-              <li key={item.key} class={`msg msg--user${item.pending ? ' msg--pending' : ''}`}>
+              <li key={item.key} class={`msg msg--user${item.pending ? ' msg--pending' : ''}${item.unsent !== undefined ? ' msg--unsent' : ''}`}>
                 <span class="visually-hidden">You: </span>
                 <div class="msg__text">{item.text}</div>
+                {item.unsent !== undefined && (
+                  <div class="msg__unsent" role="alert">
+                    {/* The icon inside the words, so it stays on their first line when they wrap. */}
+                    <span>
+                      <WarningIcon class="turn-note__icon" />
+                      <strong>Not sent.</strong> {item.unsent}
+                    </span>
+                    <button type="button" class="button button--small" disabled={retryDisabled} onClick={() => onRetry(item.key)}>
+                      Retry
+                    </button>
+                  </div>
+                )}
               </li>
             );
           case 'assistant':
@@ -53,7 +69,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
     <li class={`tool-card tool-card--${item.status}`}>
       <button type="button" class="tool-card__summary" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
         <span class="tool-card__icon" aria-hidden="true">
-          {summary.icon}
+          <ToolStatusIcon name={summary.icon} />
         </span>
         <span class="tool-card__main">
           <span class="tool-card__line">
@@ -65,7 +81,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
           {summary.argumentsHint && <span class="tool-card__hint">{summary.argumentsHint}</span>}
         </span>
         <span class="tool-card__chevron" aria-hidden="true">
-          {open ? '▾' : '▸'}
+          <ChevronIcon open={open} />
         </span>
       </button>
       {item.loadedGroup && <p class="tool-card__loaded">Loaded the tool group {item.loadedGroup}</p>}
@@ -90,11 +106,24 @@ export function ToolCard({ item }: { item: ToolItem }) {
   );
 }
 
+function ToolStatusIcon({ name }: { name: ToolStatusIconName }) {
+  switch (name) {
+    case 'running':
+      return <PendingIcon />;
+    case 'done':
+      return <CheckIcon />;
+    case 'error':
+      return <CrossIcon />;
+    case 'none':
+      return null;
+  }
+}
+
 function TurnStop({ item }: { item: TurnStopItem }) {
   const failure = isFailureStop(item.reason);
   return (
     <li class={`turn-note${failure ? ' turn-note--error' : ''}`}>
-      <span aria-hidden="true">{failure ? '⚠ ' : 'ⓘ '}</span>
+      {failure ? <WarningIcon class="turn-note__icon" /> : <InfoIcon class="turn-note__icon" />}
       <strong>
         {failure ? 'Turn failed' : 'Turn stopped'}: {stopReasonLabel(item.reason)}.
       </strong>{' '}
@@ -107,7 +136,7 @@ function TurnStop({ item }: { item: TurnStopItem }) {
 function Compacted({ item }: { item: CompactedItem }) {
   return (
     <li class="turn-note">
-      <span aria-hidden="true">ⓘ </span>
+      <InfoIcon class="turn-note__icon" />
       <strong>Conversation compacted.</strong> {item.detail}
     </li>
   );
@@ -116,7 +145,7 @@ function Compacted({ item }: { item: CompactedItem }) {
 function TurnError({ item }: { item: ErrorItem }) {
   return (
     <li class="turn-note turn-note--error" role="alert">
-      <span aria-hidden="true">⚠ </span>
+      <WarningIcon class="turn-note__icon" />
       <strong>Error:</strong> {item.detail}{' '}
       {item.code === 'provider_not_configured' && (
         <a href="#/settings/providers">Set up a model provider</a>

@@ -150,6 +150,17 @@ describe('the streamed turn', () => {
     expect(state.turn).toBe('none');
   });
 
+  test('a send that got no answer stays as one not-sent message (no separate error), survives a re-read, and its retry replaces it', () => {
+    const unsent = run(initialChatState, { type: 'send', text: 'hi', idempotencyKey: 'k1' }, { type: 'stream-failed', refused: false, unreachable: true, code: 'network_error', detail: 'Cannot reach the server.' });
+    expect(unsent.turn).toBe('none');
+    expect(unsent.items).toEqual([expect.objectContaining({ kind: 'user', text: 'hi', idempotencyKey: 'k1', unsent: 'Cannot reach the server.', pending: false })]);
+    const reread = run(unsent, { type: 'stored', view: view(), events: [] });
+    expect(reread.items).toEqual(unsent.items);
+    const retried = run(reread, { type: 'send', text: 'hi', idempotencyKey: 'k1', retryOf: reread.items[0]!.key });
+    expect(retried.items).toEqual([expect.objectContaining({ kind: 'user', text: 'hi', idempotencyKey: 'k1', pending: true })]);
+    expect(retried.items[0]).not.toHaveProperty('unsent');
+  });
+
   test('an error event ends the turn with the problem detail; the error stays after a stored read, and goes with the next send', () => {
     const failed = run(initialChatState, { type: 'send', text: 'hi' }, sse('turn_started'), sse('error', { code: 'internal_error', detail: 'Something broke.' }));
     expect(failed.turn).toBe('none');

@@ -15,6 +15,10 @@ export interface UserItem {
   readonly text: string;
   /** Sent but not yet acknowledged by the server (no `turn_started` yet). */
   readonly pending?: boolean;
+  /** The key the message was sent with; a retry sends it again so the server records it once. */
+  readonly idempotencyKey?: string;
+  /** The send never reached the server (it was down or unreachable): why, in words. Retry sends it again. */
+  readonly unsent?: string;
 }
 
 export interface AssistantItem {
@@ -107,12 +111,16 @@ export const initialChatState: ChatState = {
 export type ChatAction =
   /** The stored session: the view (groups, turn state) and its events (transcript); without events the view's messages are used. */
   | { readonly type: 'stored'; readonly view: SessionView; readonly events?: readonly StoredEvent[] }
-  | { readonly type: 'send'; readonly text: string }
+  /** `retryOf`: the key of the not-sent message this send replaces. */
+  | { readonly type: 'send'; readonly text: string; readonly idempotencyKey?: string; readonly retryOf?: string }
   | { readonly type: 'sse'; readonly event: StreamEvent }
   /** The stream closed; `aborted` when this page closed it. */
   | { readonly type: 'stream-ended'; readonly aborted: boolean }
-  /** The send failed; `refused` when nothing was recorded (an answer before the stream opened). */
-  | { readonly type: 'stream-failed'; readonly refused: boolean; readonly code: string; readonly detail: string }
+  /**
+   * The send failed; `refused` when nothing was recorded (an answer before the stream opened),
+   * `unreachable` when no answer came at all (the message stays, marked not sent).
+   */
+  | { readonly type: 'stream-failed'; readonly refused: boolean; readonly unreachable?: boolean; readonly code: string; readonly detail: string }
   | { readonly type: 'cancel-requested' }
   /** After clear, load or unload by the user. */
   | { readonly type: 'view'; readonly view: SessionView };
@@ -136,18 +144,20 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       // A read that started before this page's own turn would roll the turn back: keep the live items.
       if (state.turn !== 'none') return state;
       const items = action.events ? transcriptFromEvents(action.events, action.view.turnInProgress) : transcriptFromMessages(action.view.messages, action.view.turnInProgress);
-      // Errors are not in the stream; keep them until the next send so the user can read them.
-      const errors = state.items.filter((item): item is ErrorItem => item.kind === 'error');
-      return { ...state, loaded: true, items: [...items, ...errors], loadedGroups: action.view.loadedGroups, busyElsewhere: action.view.turnInProgress };
+      // Errors and messages that never reached the server are not in the stream; keep them
+      // (errors until the next send, unsent messages until they are retried) so nothing is lost.
+      const local = state.items.filter((item) => item.kind === 'error' || (item.kind === 'user' && item.unsent !== undefined));
+      return { ...state, loaded: true, items: [...items, ...local], loadedGroups: action.view.loadedGroups, busyElsewhere: action.view.turnInProgress };
     }
     case 'view':
       return { ...state, loadedGroups: action.view.loadedGroups, ...(action.view.messages.length === 0 && state.turn === 'none' ? { items: [] } : {}) };
     case 'send': {
       const counter = state.live.counter + 1;
       const live: LiveTurn = { round: 0, assistantKey: `live-${counter}`, toolIndex: 0, finished: false, counter };
-      const kept = state.items.filter((item) => item.kind !== 'error');
+      const kept = state.items.filter((item) => item.kind !== 'error' && item.key !== action.retryOf);
       const command = isClearCommand(action.text) || isCompactCommand(action.text);
-      const items = command ? kept : [...kept, { kind: 'user' as const, key: `local-${counter}`, text: action.text, pending: true }];
+      const sent: UserItem = { kind: 'user', key: `local-${counter}`, text: action.text, pending: true, ...(action.idempotencyKey ? { idempotencyKey: action.idempotencyKey } : {}) };
+      const items = command ? kept : [...kept, sent];
       const status = isClearCommand(action.text) ? 'Clearing the conversation…' : command ? 'Compacting the conversation…' : 'Message sent. Waiting for the reply…';
       return { ...state, items, turn: 'running', busyElsewhere: false, live, status };
     }
@@ -165,6 +175,12 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return { ...state, turn: 'none', items };
     }
     case 'stream-failed': {
+      // The message stays where it was typed, marked not sent with the reason: that one notice
+      // is the error, so no separate error card repeats it.
+      if (action.unreachable && state.items.some((item) => item.kind === 'user' && item.pending)) {
+        const items = state.items.map((item) => (item.kind === 'user' && item.pending ? { ...item, pending: false, unsent: action.detail } : item));
+        return { ...state, turn: 'none', items, status: `Not sent: ${action.detail}` };
+      }
       const items = action.refused ? state.items.filter((item) => !(item.kind === 'user' && item.pending)) : settleLiveItems(state.items);
       const error: ErrorItem = { kind: 'error', key: `error-${state.live.counter}`, code: action.code, detail: action.detail };
       return { ...state, turn: 'none', items: [...items, error], status: `Error: ${action.detail}` };

@@ -4,6 +4,7 @@ import { seg } from '../api/client';
 import { useResource } from '../api/use-resource';
 import type { SessionView, ToolGroupView, ToolSourceView } from '../chat/api-types';
 import { asActionError, type ActionError } from '../chat/chat-store';
+import { CheckIcon, ChevronIcon } from '../icons/icons';
 import { routeHref } from '../routes';
 import { filterGroups, sourceLabel, toolsByName, type ToolInfo } from './group-catalogue';
 import './groups.css';
@@ -134,7 +135,7 @@ function GroupCard(props: {
       </p>
       <div class="group-card__actions">
         <button type="button" class="button button--small" aria-expanded={open} aria-controls={toolsId} onClick={() => setOpen(!open)}>
-          <span aria-hidden="true">{open ? '▾ ' : '▸ '}</span>
+          <ChevronIcon open={open} />{' '}
           {group.toolNames.length} {group.toolNames.length === 1 ? 'tool' : 'tools'}
           <span class="visually-hidden"> of {group.displayName}</span>
         </button>
@@ -142,7 +143,7 @@ function GroupCard(props: {
           (loaded ? (
             <>
               <span class="group-card__loaded">
-                <span aria-hidden="true">✓ </span>Loaded<span class="visually-hidden"> into the session</span>
+                <CheckIcon /> Loaded<span class="visually-hidden"> into the session</span>
               </span>
               <button type="button" class="button button--small button--quiet" disabled={busy} onClick={() => change(false)}>
                 Unload<span class="visually-hidden"> {group.displayName}</span>

@@ -1,7 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { SessionList } from '../chat/session-list';
+import { MenuIcon, SignOutIcon } from '../icons/icons';
 import type { Route } from '../routes';
+import { SignOutDialog } from './sign-out-dialog';
 
 /**
  * The frame around every page: a top bar with the main places, and the session list. On a
@@ -10,6 +12,7 @@ import type { Route } from '../routes';
  */
 export function AppShell({ route, onSignOut, children }: { route: Route; onSignOut: () => void; children: ComponentChildren }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [confirmingSignOut, setConfirmingSignOut] = useState(false);
   const currentSessionId = route.name === 'chat' || route.name === 'audit' ? route.sessionId : undefined;
 
   // Any navigation closes the drawer on a phone.
@@ -28,7 +31,7 @@ export function AppShell({ route, onSignOut, children }: { route: Route; onSignO
       </a>
       <header class="topbar">
         <button type="button" class="icon-button topbar__menu" aria-label="Sessions" aria-expanded={drawerOpen} aria-controls="session-drawer" onClick={() => setDrawerOpen(!drawerOpen)}>
-          ☰
+          <MenuIcon />
         </button>
         <a class="topbar__brand" href="#/">
           OneClaw
@@ -44,12 +47,10 @@ export function AppShell({ route, onSignOut, children }: { route: Route; onSignO
             Settings
           </a>
         </nav>
-        {/* On a phone the words give way to an icon so the three places fit; the name stays. */}
-        <button type="button" class="button button--quiet topbar__signout" aria-label="Sign out" title="Sign out" onClick={onSignOut}>
+        {/* On a phone the words give way to the icon so the three places fit; the name stays. Signing out asks first. */}
+        <button type="button" class="button button--quiet topbar__signout" aria-label="Sign out" aria-haspopup="dialog" title="Sign out" onClick={() => setConfirmingSignOut(true)}>
+          <SignOutIcon class="topbar__signout-icon" />
           <span class="topbar__signout-text">Sign out</span>
-          <span class="topbar__signout-icon" aria-hidden="true">
-            ⏻
-          </span>
         </button>
       </header>
       <aside id="session-drawer" class="drawer" aria-label="Sessions">
@@ -59,6 +60,7 @@ export function AppShell({ route, onSignOut, children }: { route: Route; onSignO
       <main id="main" class="main" tabIndex={-1}>
         {children}
       </main>
+      {confirmingSignOut && <SignOutDialog onConfirm={onSignOut} onCancel={() => setConfirmingSignOut(false)} />}
     </div>
   );
 }

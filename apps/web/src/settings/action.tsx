@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'preact/hooks';
 import type { Reload } from '../api/use-resource';
 import { done, failed, IDLE, running, type ActionState } from './action-state';
+import { CheckIcon, PendingIcon } from '../icons/icons';
 
 export interface Action {
   readonly state: ActionState;
@@ -54,8 +55,18 @@ export function useAction(after: Reload): Action {
 export function ActionStatus({ state, class: className }: { state: ActionState; class?: string }) {
   return (
     <div class={`action-status${className ? ` ${className}` : ''}`} aria-live="polite">
-      {state.kind === 'running' && <p class="action-status__running">{state.message}</p>}
-      {state.kind === 'done' && <p class="action-status__done">{state.message}</p>}
+      {state.kind === 'running' && (
+        <p class="action-status__running">
+          <PendingIcon class="action-status__icon" />
+          {state.message}
+        </p>
+      )}
+      {state.kind === 'done' && (
+        <p class="action-status__done">
+          <CheckIcon class="action-status__icon" />
+          {state.message}
+        </p>
+      )}
       {state.kind === 'failed' && (
         <p class="error" role="alert">
           {state.message}
