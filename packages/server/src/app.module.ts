@@ -222,9 +222,9 @@ export class AppModule {
         { provide: ServerIdentity, useFactory: () => new ServerIdentity(config.replicaId, config.turnSilenceLimitMs) },
         {
           provide: CutOffTurns,
-          inject: [EVENT_STORE, SessionRepository, TurnRegistry, ServerIdentity],
-          useFactory: (store: EventStore, sessions: SessionRepository, turns: TurnRegistry, identity: ServerIdentity) =>
-            new CutOffTurns({ store, sessions, turns, identity, log: (level, message) => options.logger[level]({ component: 'turns' }, message) }),
+          inject: [SessionIndex, SessionRepository, TurnRegistry, ServerIdentity],
+          useFactory: (index: SessionIndex, sessions: SessionRepository, turns: TurnRegistry, identity: ServerIdentity) =>
+            new CutOffTurns({ index, sessions, turns, identity, log: (level, message) => options.logger[level]({ component: 'turns' }, message) }),
         },
         {
           provide: ConversationCompactor,

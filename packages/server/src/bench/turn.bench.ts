@@ -29,6 +29,7 @@ import { createModelProvider } from '../providers/create-model-provider';
 import { SecretRedactor } from '../security/secret-redactor';
 import { loadServerConfig, secretsOf } from '../server-config';
 import { SessionRepository } from '../sessions/session-repository';
+import { SessionIndex } from '../sessions/session-index';
 import { startTestServer, TEST_API_TOKEN, type TestServer } from '../testing/test-server';
 import { dataPaths } from '../tools/data-paths';
 import { ScheduledTaskService } from '../scheduled-tasks/scheduled-task-service';
@@ -198,7 +199,7 @@ async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: Pa
     redactor,
     models: configServices.models,
     toolEnv: () => configServices.envVars.toolEnv(),
-    cutOffTurns: new CutOffTurns({ store: timedStore, sessions, turns, identity }),
+    cutOffTurns: new CutOffTurns({ index: new SessionIndex(timedStore), sessions, turns, identity }),
     identity,
     maxAppendBytes: config.maxAppendBytes,
     compactor: new ConversationCompactor({ sessions, redactor }),

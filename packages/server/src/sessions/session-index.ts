@@ -25,6 +25,8 @@ const TITLE_CHARS = 80;
 @Injectable()
 export class SessionIndex {
   private readonly sessions = new Map<string, { -readonly [K in keyof SessionSummary]: SessionSummary[K] }>();
+  /** Sessions whose last turn has a user message and no `TurnFinished` yet (a `/clear` does not end a turn). */
+  private readonly openTurns = new Set<string>();
   private readonly follower: GlobalFollower;
 
   constructor(@Inject(EVENT_STORE) store: EventStore) {
@@ -36,10 +38,18 @@ export class SessionIndex {
     return [...this.sessions.values()].sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt));
   }
 
+  /** The sessions with a turn still open in the store: running somewhere, or cut off (CutOffTurns). */
+  async sessionsWithOpenTurn(): Promise<readonly string[]> {
+    await this.follower.catchUp();
+    return [...this.openTurns];
+  }
+
   private apply(event: RecordedEvent): void {
     if (!event.streamId.startsWith(STREAM_PREFIX)) return;
     const sessionId = event.streamId.slice(STREAM_PREFIX.length);
     const data = event.data as Record<string, unknown>;
+    if (event.type === 'MessageSent' && data.role === 'user') this.openTurns.add(sessionId);
+    else if (event.type === 'TurnFinished') this.openTurns.delete(sessionId);
     if (event.type === 'SessionStarted') {
       this.sessions.set(sessionId, {
         sessionId,

@@ -1,13 +1,12 @@
-import { judgeOpenTurn, OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
-import { GlobalFollower } from '../persistence/global-follower';
+import { judgeOpenTurn, OneClawError } from '@oneclaw/core';
+import type { SessionIndex } from '../sessions/session-index';
 import type { SessionRepository, SessionSnapshot } from '../sessions/session-repository';
 import type { ServerIdentity } from './server-identity';
 import type { TurnRegistry } from './turn-registry';
 
-const STREAM_PREFIX = 'session-';
-
 export interface CutOffTurnsDeps {
-  readonly store: EventStore;
+  /** Which sessions have an open turn (the session list's projection already follows every stream). */
+  readonly index: Pick<SessionIndex, 'sessionsWithOpenTurn'>;
   readonly sessions: SessionRepository;
   readonly turns: TurnRegistry;
   readonly identity: ServerIdentity;
@@ -59,14 +58,12 @@ export class CutOffTurns {
   }
 
   /**
-   * At start-up: every session whose stream ends with an open turn, found in one pass over the
-   * store's global order, is checked and closed when cut off. Failures are logged per session:
-   * the session's next turn tries again.
+   * At start-up: every session whose stream ends with an open turn, found by the session index
+   * (one pass over the store's global order, which the session list then reuses), is checked and
+   * closed when cut off. Failures are logged per session: the session's next turn tries again.
    */
   async closeAllCutOff(): Promise<{ readonly closed: readonly string[]; readonly left: readonly string[] }> {
-    const open = new Set<string>();
-    const follower = new GlobalFollower(this.deps.store, (event) => trackOpenTurn(open, event));
-    await follower.catchUp();
+    const open = await this.deps.index.sessionsWithOpenTurn();
     const closed: string[] = [];
     const left: string[] = [];
     for (const sessionId of open) {
@@ -90,12 +87,4 @@ export class CutOffTurns {
       { turnId },
     );
   }
-}
-
-/** The sessions whose last turn has a user message and no `TurnFinished` yet. */
-function trackOpenTurn(open: Set<string>, event: RecordedEvent): void {
-  if (!event.streamId.startsWith(STREAM_PREFIX)) return;
-  const sessionId = event.streamId.slice(STREAM_PREFIX.length);
-  if (event.type === 'MessageSent' && (event.data as { role?: unknown } | null)?.role === 'user') open.add(sessionId);
-  else if (event.type === 'TurnFinished') open.delete(sessionId);
 }
