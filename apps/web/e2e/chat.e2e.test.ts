@@ -464,6 +464,7 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     expect(overflow).toBeLessThanOrEqual(0);
 
     await menu.click();
+    await waitForAttribute(menu, 'aria-expanded', 'true');
     const current = page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: /Get ready for PDFs/ });
     await current.waitFor();
     expect(await current.getAttribute('aria-current')).toBe('page');

@@ -17,12 +17,13 @@ export function AppShell({ route, onSignOut, children }: { route: Route; onSignO
 
   // Any navigation closes the drawer on a phone.
   useEffect(() => setDrawerOpen(false), [route]);
+  // Listen for Escape all the time, not only while the drawer is open: effects run after paint,
+  // so a listener added on opening could miss an Escape pressed right after the click.
   useEffect(() => {
-    if (!drawerOpen) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDrawerOpen(false);
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [drawerOpen]);
+  }, []);
 
   return (
     <div class={`shell${drawerOpen ? ' shell--drawer-open' : ''}`}>
