@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../events/event-envelope';
-import { CONFIG_EVENT_SCHEMA_VERSION, PROVIDER_KINDS, type ConfigEvent, type ProviderKind } from './config-events';
+import { CONFIG_EVENT_SCHEMA_VERSION, isContextWindowTokens, PROVIDER_KINDS, type ConfigEvent, type ProviderKind } from './config-events';
 
 /**
  * Narrows a stored envelope to a configuration event, checking the fields evolve relies on.
@@ -53,7 +53,7 @@ function allowedToolsOk(value: unknown): boolean {
 
 function isModel(m: unknown): boolean {
   const model = m as Record<string, unknown> | null;
-  return model !== null && typeof model === 'object' && str(model.modelId) && optional(model.displayName, str);
+  return model !== null && typeof model === 'object' && str(model.modelId) && optional(model.displayName, str) && optional(model.contextWindowTokens, isContextWindowTokens);
 }
 
 function optional(value: unknown, check: (v: unknown) => boolean): boolean {

@@ -13,6 +13,17 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = ['openai', 'anthropic', '
 export interface ModelEntry {
   readonly modelId: string;
   readonly displayName?: string;
+  /**
+   * The model's context window (input tokens) where the provider's model list states it (Gemini
+   * `inputTokenLimit`, OpenRouter-style `context_length`, ...); compaction prefers it to the
+   * built-in table. Absent in lists recorded before it was read.
+   */
+  readonly contextWindowTokens?: number;
+}
+
+/** A context window a model list may state: whole tokens in the range ONECLAW_CONTEXT_WINDOW_TOKENS accepts. */
+export function isContextWindowTokens(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1000 && value <= 100_000_000;
 }
 
 /** Fields of an agent a change may touch; `null` clears an optional field. */

@@ -16,6 +16,8 @@ export interface ConfiguredProvider {
 export interface ConfiguredModel {
   readonly modelId: string;
   readonly displayName?: string;
+  /** The context window the provider's model list states for it (fetched models only). */
+  readonly contextWindowTokens?: number;
   /** `fetched` from the provider's model-list API, or `added` by hand. */
   readonly source: 'fetched' | 'added';
 }

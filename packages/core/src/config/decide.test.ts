@@ -124,6 +124,26 @@ describe('configuration decider: models', () => {
     expect(c.state().models.get('p1')?.map((m) => m.modelId)).toEqual(['c', 'my-finetune']);
   });
 
+  it('a context window the model list states is kept with the model; an implausible one is left out; a changed one is recorded again', () => {
+    const c = config(ollama);
+    const models = [
+      { modelId: 'a', contextWindowTokens: 131_072 },
+      { modelId: 'b', contextWindowTokens: 12.5 },
+      { modelId: 'c', contextWindowTokens: 5 },
+      { modelId: 'd', contextWindowTokens: -1 },
+    ];
+    c.when({ type: 'RecordFetchedModels', providerId: 'p1', models });
+    expect(c.state().models.get('p1')).toEqual([
+      { modelId: 'a', contextWindowTokens: 131_072, source: 'fetched' },
+      { modelId: 'b', source: 'fetched' },
+      { modelId: 'c', source: 'fetched' },
+      { modelId: 'd', source: 'fetched' },
+    ]);
+    expect(c.when({ type: 'RecordFetchedModels', providerId: 'p1', models })).toEqual([]);
+    expect(c.when({ type: 'RecordFetchedModels', providerId: 'p1', models: [{ modelId: 'a', contextWindowTokens: 262_144 }] })).toHaveLength(1);
+    expect(c.state().models.get('p1')).toEqual([{ modelId: 'a', contextWindowTokens: 262_144, source: 'fetched' }]);
+  });
+
   it('models of a provider outside the stream (the environment provider) are kept when the caller vouches for it', () => {
     const c = config();
     expect(codeOf(() => c.when({ type: 'AddModel', providerId: 'env', modelId: 'gpt-x' }))).toBe('provider_not_found');

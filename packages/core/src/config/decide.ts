@@ -1,7 +1,7 @@
 import type { EventDraft } from '../aggregate/stamp-events';
 import type { ConfigCommand, UpdateAgent, UpdateProvider } from './config-commands';
 import { configErrors } from './config-errors';
-import { PROVIDER_KINDS, type AgentChanges, type ConfigEvent, type ModelEntry } from './config-events';
+import { isContextWindowTokens, PROVIDER_KINDS, type AgentChanges, type ConfigEvent, type ModelEntry } from './config-events';
 import { settingDefinition } from './config-settings';
 import { modelsOf, type ConfigState } from './config-state';
 
@@ -73,7 +73,9 @@ export function decideConfig(command: ConfigCommand, state: ConfigState): Draft[
       requireKnownProvider(state, command.providerId, command.outsideStream);
       const models = uniqueModels(command.models);
       const current = modelsOf(state, command.providerId).filter((m) => m.source === 'fetched');
-      const same = current.length === models.length && current.every((m, i) => m.modelId === models[i]?.modelId && m.displayName === models[i]?.displayName);
+      const same = current.length === models.length && current.every(
+          (m, i) => m.modelId === models[i]?.modelId && m.displayName === models[i]?.displayName && m.contextWindowTokens === models[i]?.contextWindowTokens,
+        );
       return same ? [] : [{ type: 'ModelsFetched', data: { providerId: command.providerId, models } }];
     }
 
@@ -250,10 +252,14 @@ function uniqueModels(models: readonly ModelEntry[]): ModelEntry[] {
     if (seen.has(modelId)) continue;
     seen.add(modelId);
     const displayName = optionalText('display_name', model.displayName, CONFIG_LIMITS.displayName);
-    out.push({ modelId, ...(displayName !== undefined ? { displayName } : {}) });
+    // The provider's figure is untrusted: an odd one is left out (the table applies), not an error.
+    const window = model.contextWindowTokens;
+    const contextWindowTokens = isContextWindowTokens(window) ? window : undefined;
+    out.push({ modelId, ...(displayName !== undefined ? { displayName } : {}), ...(contextWindowTokens !== undefined ? { contextWindowTokens } : {}) });
   }
   return out;
 }
+
 
 /**
  * An http(s) URL without credentials or query: configuration events are not secret, so anything

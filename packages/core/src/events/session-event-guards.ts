@@ -1,5 +1,5 @@
 import type { EventEnvelope } from './event-envelope';
-import { TURN_STOP_REASONS, type SessionEvent, type ToolCall, type TurnStopReason } from './session-events';
+import { COMPACTION_TRIGGERS, TURN_STOP_REASONS, type SessionEvent, type ToolCall, type TurnStopReason } from './session-events';
 
 /**
  * Narrows a stored envelope to a session event, checking the fields evolve relies on.
@@ -47,7 +47,7 @@ export function asSessionEvent(event: EventEnvelope): SessionEvent | null {
 }
 
 function isTrigger(t: unknown): boolean {
-  return t === 'auto' || t === 'user';
+  return (COMPACTION_TRIGGERS as readonly unknown[]).includes(t);
 }
 
 function isMessage(d: Record<string, unknown>): boolean {

@@ -134,8 +134,14 @@ export type ModelRequested = EventEnvelope<
   }
 >;
 
-/** Who asked for a compaction: the server near the context window, or the user (`/compact`, the API). */
-export type CompactionTrigger = 'auto' | 'user';
+/**
+ * Who asked for a compaction: the server near the context window (`auto`), the user (`/compact`,
+ * the API), or the provider refusing a request as longer than its context window (`overflow`:
+ * the turn compacts and sends the request once more).
+ */
+export type CompactionTrigger = 'auto' | 'user' | 'overflow';
+/** Every trigger a reader accepts. */
+export const COMPACTION_TRIGGERS: readonly CompactionTrigger[] = ['auto', 'user', 'overflow'];
 
 /**
  * The messages up to and including `boundaryMessageId` are replaced, for the model, by `summary`;

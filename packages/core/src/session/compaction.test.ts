@@ -100,6 +100,18 @@ describe('ConversationCompacted (decide and evolve)', () => {
     expect(trail.events.map((l) => l.summary)).toContain('compaction failed (auto) summary_failed: HTTP 500; conversation unchanged');
   });
 
+  it("an 'overflow' compaction (the provider refused the request as too long) is recorded and replayed like the others; an unknown trigger is refused", () => {
+    const scenario = sessionScenario(testCatalogue()).given(...start);
+    const [event] = scenario.when({ ...compact('a2'), trigger: 'overflow' } as SessionCommand);
+    expect(event?.data).toMatchObject({ trigger: 'overflow' });
+    expect(evolve(sessionScenario(testCatalogue()).given(...start).state(), event as NonNullable<typeof event>).summary?.text).toBe('The user loaded gmail.');
+    const trail = buildAuditTrail(scenario.history().map((e, i) => ({ ...e, streamId: 'session-s', revision: i, position: i + 1 })));
+    expect(trail.events.at(-1)?.summary).toMatch(/^compacted \(overflow\): 4 messages/);
+    expect(() => sessionScenario(testCatalogue()).given(...start).when({ ...compact('a2'), trigger: 'sometimes' } as unknown as SessionCommand)).toThrow(
+      expect.objectContaining({ code: 'invalid_command' }),
+    );
+  });
+
   it('a compaction whose boundary is not in the conversation (a bad stream) is skipped, not fatal', () => {
     const scenario = sessionScenario(testCatalogue()).given(...start);
     const [event] = sessionScenario(testCatalogue()).given(...start).when(compact('a2'));

@@ -1,5 +1,5 @@
 import { stampEvents } from '../aggregate/stamp-events';
-import { SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type SessionEvent } from '../events/session-events';
+import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type SessionEvent } from '../events/session-events';
 import type { ToolCatalogue } from '../tools/tool-catalogue';
 import type { SessionCommand } from './session-commands';
 import { sessionErrors } from './session-errors';
@@ -273,7 +273,7 @@ function requireText(field: string, value: unknown): void {
 }
 
 function requireTrigger(trigger: unknown): void {
-  if (trigger !== 'auto' && trigger !== 'user') throw sessionErrors.invalidCommand("trigger must be 'auto' or 'user'.");
+  if (!(COMPACTION_TRIGGERS as readonly unknown[]).includes(trigger)) throw sessionErrors.invalidCommand(`trigger must be one of ${COMPACTION_TRIGGERS.join(', ')}.`);
 }
 
 function tokenCount(field: string, value: unknown): number {
