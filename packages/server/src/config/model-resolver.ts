@@ -11,6 +11,8 @@ export interface ResolvedModel {
   readonly providerId: string;
   readonly model: string;
   readonly client: ModelProvider;
+  /** The model's context window as the provider's model list states it, when it does (fetch_models). */
+  readonly contextWindowTokens?: number;
 }
 
 /** What the agent loop asks once per turn; throws `provider_not_configured` when nothing can be used. */
@@ -56,12 +58,12 @@ export class ConfiguredModelResolver implements ModelResolver {
           `Agent '${agent.name}' prefers provider '${preferred.name}', which has no model to use. Set preferred_model_id with update_agent, or give the provider models with fetch_models or add_model.`,
         );
       }
-      return this.ready(preferred, model);
+      return this.ready(state, preferred, model);
     }
     const defaultProvider = state.defaultModel ? this.providers.usable(state, state.defaultModel.providerId) : undefined;
-    if (defaultProvider && state.defaultModel) return this.ready(defaultProvider, agent.preferredModelId ?? state.defaultModel.modelId);
+    if (defaultProvider && state.defaultModel) return this.ready(state, defaultProvider, agent.preferredModelId ?? state.defaultModel.modelId);
     const env = this.providers.environment;
-    if (env) return this.ready({ ...env, ownModel: env.model }, agent.preferredModelId ?? agent.model ?? env.model);
+    if (env) return this.ready(state, { ...env, ownModel: env.model }, agent.preferredModelId ?? agent.model ?? env.model);
     throw notConfigured(
       hasConfiguredProviders(state)
         ? 'No language model is selected. Set a default model with set_default_model (config tools), or set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY and restart.'
@@ -69,11 +71,12 @@ export class ConfiguredModelResolver implements ModelResolver {
     );
   }
 
-  private ready(provider: UsableProvider, model: string): ResolvedModel {
+  private ready(state: ConfigState, provider: UsableProvider, model: string): ResolvedModel {
     // Anthropic and Gemini refuse every request without a key: say what to do instead of a 401 later.
     // (The environment provider keeps its behaviour as it was before configured providers.)
     if (provider.providerId !== ENVIRONMENT_PROVIDER_ID && provider.kind !== 'openai' && !provider.apiKey) throw notConfigured(apiKeyMissing(provider.providerId).message);
-    return { providerId: provider.providerId, model, client: this.clientFor(provider) };
+    const window = modelsOf(state, provider.providerId).find((m) => m.modelId === model)?.contextWindowTokens;
+    return { providerId: provider.providerId, model, client: this.clientFor(provider), ...(window !== undefined ? { contextWindowTokens: window } : {}) };
   }
 
   private clientFor(provider: UsableProvider): ModelProvider {

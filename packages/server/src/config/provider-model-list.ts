@@ -1,4 +1,4 @@
-import type { ModelEntry } from '@oneclaw/core';
+import { isContextWindowTokens, type ModelEntry } from '@oneclaw/core';
 import { ANTHROPIC_VERSION } from '../providers/anthropic-provider';
 import { errorFromHttpStatus } from '../providers/http-failure';
 import { PROVIDER_LABELS, ProviderError, redactSecret } from '../providers/provider-error';
@@ -14,6 +14,9 @@ export type ModelListFetcher = (connection: ProviderConnection, signal: AbortSig
 /**
  * The provider's own model-list API: OpenAI-compatible `GET {base}/models`, Anthropic
  * `GET /v1/models`, Gemini `GET /v1beta/models` (only models that can `generateContent`).
+ * Where the list states a model's context window (Gemini `inputTokenLimit`, Anthropic
+ * `max_input_tokens`, OpenAI-compatible servers: see `openAiCompatibleWindow`) it is kept with
+ * the model, and compaction prefers it to the built-in table (turns/context-window.ts).
  * Failures are `ProviderError`s with the same codes as a chat request (auth, rate limit, ...).
  */
 export const fetchProviderModels: ModelListFetcher = async (connection, signal) => {
@@ -22,7 +25,7 @@ export const fetchProviderModels: ModelListFetcher = async (connection, signal) 
   switch (connection.kind) {
     case 'openai': {
       const body = (await getJson(connection, `${base}/models`, key ? { authorization: `Bearer ${key}` } : {}, signal)) as { data?: unknown };
-      return cap(listOf(connection, body.data).map((m) => entry(m.id, undefined)));
+      return cap(listOf(connection, body.data).map((m) => entry(m.id, undefined, openAiCompatibleWindow(m))));
     }
     case 'anthropic': {
       const headers = { 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}) };
@@ -31,7 +34,7 @@ export const fetchProviderModels: ModelListFetcher = async (connection, signal) 
       for (let page = 0; page < MAX_PAGES; page++) {
         const query = new URLSearchParams({ limit: '1000', ...(after ? { after_id: after } : {}) });
         const body = (await getJson(connection, `${base}/v1/models?${query}`, headers, signal)) as { data?: unknown; has_more?: unknown; last_id?: unknown };
-        models.push(...listOf(connection, body.data).map((m) => entry(m.id, m.display_name)));
+        models.push(...listOf(connection, body.data).map((m) => entry(m.id, m.display_name, m.max_input_tokens)));
         if (body.has_more !== true || typeof body.last_id !== 'string') break;
         after = body.last_id;
       }
@@ -47,7 +50,7 @@ export const fetchProviderModels: ModelListFetcher = async (connection, signal) 
         for (const m of listOf(connection, body.models, 'name')) {
           const methods = m.supportedGenerationMethods;
           if (Array.isArray(methods) && !methods.includes('generateContent')) continue;
-          models.push(entry(String(m.name).replace(/^models\//, ''), m.displayName));
+          models.push(entry(String(m.name).replace(/^models\//, ''), m.displayName, m.inputTokenLimit));
         }
         if (typeof body.nextPageToken !== 'string' || body.nextPageToken === '') break;
         token = body.nextPageToken;
@@ -83,8 +86,24 @@ function listOf(connection: ProviderConnection, value: unknown, idField = 'id'):
   return value.filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && typeof (m as Record<string, unknown>)[idField] === 'string');
 }
 
-function entry(id: unknown, displayName: unknown): ModelEntry {
-  return { modelId: String(id), ...(typeof displayName === 'string' && displayName !== '' ? { displayName } : {}) };
+/** `contextWindow`: the input-token limit the list states; kept only when plausible (the configuration checks it again). */
+function entry(id: unknown, displayName: unknown, contextWindow?: unknown): ModelEntry {
+  return {
+    modelId: String(id),
+    ...(typeof displayName === 'string' && displayName !== '' ? { displayName } : {}),
+    ...(isContextWindowTokens(contextWindow) ? { contextWindowTokens: contextWindow } : {}),
+  };
+}
+
+/**
+ * OpenAI's own list says nothing about windows; compatible servers often do, each its own way:
+ * OpenRouter and Together `context_length` (OpenRouter also `top_provider.context_length`), Groq
+ * `context_window`, Mistral `max_context_length`, vLLM `max_model_len`. The first plausible one wins.
+ */
+function openAiCompatibleWindow(model: Record<string, unknown>): number | undefined {
+  const top = model.top_provider as Record<string, unknown> | null | undefined;
+  const candidates = [model.context_length, top?.context_length, model.context_window, model.max_context_length, model.max_model_len];
+  return candidates.find(isContextWindowTokens);
 }
 
 function cap(models: ModelEntry[]): ModelEntry[] {

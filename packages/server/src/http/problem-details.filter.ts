@@ -53,6 +53,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   provider_bad_response: 502,
   provider_timeout: 504,
   provider_cancelled: 504,
+  provider_context_too_long: 502,
 };
 
 /**
@@ -70,6 +71,7 @@ const USER_FACING_SERVER_ERRORS: ReadonlySet<string> = new Set([
   'provider_bad_response',
   'provider_timeout',
   'provider_cancelled',
+  'provider_context_too_long',
 ]);
 
 const GENERIC_DETAIL: Readonly<Record<string, string>> = {

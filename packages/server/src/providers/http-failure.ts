@@ -1,4 +1,5 @@
 import type { ProviderName } from '@oneclaw/tool-registry';
+import { contextOverflowOf, type ContextOverflow } from './context-too-long';
 import { PROVIDER_LABELS, PROVIDER_SETTINGS_HINT, ProviderError, redactSecret } from './provider-error';
 
 /** Longest provider error text kept in a message: enough to read the reason, not a whole HTML error page. */
@@ -81,6 +82,8 @@ export function errorFromHttpStatus(failure: HttpFailure): ProviderError {
   if (status >= 500) {
     return new ProviderError('provider_unavailable', `${label} is unavailable (HTTP ${status}${said}); wait and retry.`, details);
   }
+  const overflow = status === 400 ? contextOverflowOf(failure.bodyText) : undefined;
+  if (overflow) return contextTooLong(provider, `HTTP 400${said}`, { ...details, ...overflow });
   if (status >= 400) {
     return new ProviderError(
       'provider_bad_request',
@@ -105,9 +108,21 @@ export function errorFromStreamError(provider: ProviderName, error: unknown, sec
   if (kind.includes('auth') || kind.includes('permission') || kind === '401' || kind === '403') {
     return new ProviderError('provider_auth_failed', `${label} refused the credentials during the reply (${type}: ${reason}). ${PROVIDER_SETTINGS_HINT[provider]}.`, details);
   }
+  const overflow = contextOverflowOf(`${JSON.stringify(error ?? null)}`);
+  if (overflow) return contextTooLong(provider, `${type}: ${reason}`, { ...details, ...overflow });
   if (kind.includes('invalid_request') || kind.includes('invalid_argument') || kind === '400') {
     return new ProviderError('provider_bad_request', `${label} rejected the request (${type}: ${reason}). Check the model name and the request settings.`, details);
   }
   // Overloaded, api_error, internal, unknown: the server failed mid-reply.
   return new ProviderError('provider_unavailable', `${label} failed during the reply (${type}: ${reason}); wait and retry.`, details);
+}
+
+/** The prompt does not fit the model: the agent loop compacts and retries once (turn-runner). */
+function contextTooLong(provider: ProviderName, said: string, details: Readonly<Record<string, unknown>> & ContextOverflow): ProviderError {
+  const numbers = details.limitTokens !== undefined ? ` (${details.promptTokens !== undefined ? `${details.promptTokens} tokens > ` : ''}${details.limitTokens} maximum)` : '';
+  return new ProviderError(
+    'provider_context_too_long',
+    `${PROVIDER_LABELS[provider]} refused the request as longer than the model's context window${numbers} (${said}). Compact the conversation with /compact, start a new one with /clear, or choose a model with a larger window.`,
+    details,
+  );
 }

@@ -12,7 +12,9 @@ export type ProviderErrorCode =
   | 'provider_bad_request'
   | 'provider_bad_response'
   | 'provider_timeout'
-  | 'provider_cancelled';
+  | 'provider_cancelled'
+  /** The prompt is longer than the model's context window (details: `limitTokens`, `promptTokens` when the provider named them). */
+  | 'provider_context_too_long';
 
 /** The codes worth another attempt: the same request may well succeed a moment later. */
 export const RETRYABLE_PROVIDER_CODES: ReadonlySet<string> = new Set<ProviderErrorCode>(['provider_rate_limited', 'provider_unavailable']);

@@ -2,54 +2,131 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { replay, type RecordedEvent } from '@oneclaw/core';
+import type { RecordedEvent } from '@oneclaw/core';
 import { countTextTokens } from '@oneclaw/tool-registry';
-import { toAnthropicMessages } from '../providers/anthropic-provider';
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
+import { SENT_REQUEST_VIEWS } from '../testing/sent-request-views';
 import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startTestServer, type TestServer } from '../testing/test-server';
-import { SUMMARY_HEADER, toChatMessages } from './conversation';
+import { SUMMARY_HEADER } from './conversation';
 
 /**
- * Compaction end to end: a booted server (SQLite), a loopback FAKE Anthropic model that reports
- * the input tokens we script, and a context window made small by ONECLAW_CONTEXT_WINDOW_TOKENS
- * (4000: compaction at 3400 input tokens, the latest 1000 tokens kept as they are).
+ * Compaction end to end: a booted server (SQLite), a loopback FAKE model that reports the input
+ * tokens we script, and a context window made small by ONECLAW_CONTEXT_WINDOW_TOKENS (4000:
+ * compaction at 3400 input tokens, the latest 1000 tokens kept as they are). The main scenario
+ * runs against each provider's wire format (Anthropic, OpenAI-compatible, Gemini: each reports
+ * its input tokens its own way); the edge cases run against Anthropic.
  */
 const MODEL_KEY = 'sk-ant-test-model-key-compact';
 const WINDOW = 4000;
 const LONG_NOTE = `Remember this note: ${'the quick brown fox jumps over the lazy dog '.repeat(150)}`;
 
-interface AnthropicBody {
-  readonly system?: string;
-  readonly messages: readonly { role: string; content: unknown }[];
-  readonly tools?: readonly { name: string }[];
-}
-
-const bodyOf = (model: FakeModelServer, index: number): AnthropicBody => model.requests[index]?.body as AnthropicBody;
-const toolNamesOf = (body: AnthropicBody): string[] => (body.tools ?? []).map((t) => t.name);
 const eventsOf = async (server: TestServer, id: string): Promise<RecordedEvent[]> => (await server.api('GET', `/api/sessions/${id}/events`)).body.events;
 const ofType = (events: readonly RecordedEvent[], type: string) => events.filter((e) => e.type === type);
 
 function env(model: FakeModelServer): Record<string, string> {
-  return {
-    ONECLAW_PROVIDER: 'anthropic',
-    ANTHROPIC_API_KEY: MODEL_KEY,
-    ANTHROPIC_BASE_URL: model.url,
-    ONECLAW_PROVIDER_MAX_RETRIES: '0',
-    ONECLAW_CONTEXT_WINDOW_TOKENS: String(WINDOW),
-  };
+  return { ...SENT_REQUEST_VIEWS[model.kind].env(model, MODEL_KEY), ONECLAW_PROVIDER_MAX_RETRIES: '0', ONECLAW_CONTEXT_WINDOW_TOKENS: String(WINDOW) };
 }
 
-/** P4: the messages of the request at `ModelRequested` #n, rebuilt from the stream alone. */
-function rebuiltMessages(events: readonly RecordedEvent[], requestNumber: number): unknown {
-  const at = ofType(events, 'ModelRequested')[requestNumber - 1] as RecordedEvent;
-  return toAnthropicMessages(toChatMessages(replay(events.filter((e) => e.revision <= at.revision)), 'anthropic'));
+/** Loads google_gmail (turn 1), then sends the long note and has the model report a nearly full window (turn 2). */
+async function fillWindow(server: TestServer, model: FakeModelServer, sessionId: string): Promise<void> {
+  expect((await server.api('POST', '/api/sessions', { sessionId })).status).toBe(201);
+  model.enqueue(
+    { toolCalls: [{ name: 'load_tool_group', arguments: { group_name: 'google_gmail' } }], usage: { inputTokens: 400, outputTokens: 10 } },
+    fakeReply.text('Gmail is loaded.', { inputTokens: 500, outputTokens: 5 }),
+    fakeReply.text('Noted.', { inputTokens: 3500, outputTokens: 3 }),
+  );
+  expect((await server.api('POST', `/api/sessions/${sessionId}/messages`, { text: 'open my mail tools' })).body).toMatchObject({ reason: 'completed' });
+  expect((await server.api('POST', `/api/sessions/${sessionId}/messages`, { text: LONG_NOTE })).body).toMatchObject({ reason: 'completed' });
 }
 
-describe('context compaction with a fake Anthropic model', () => {
+describe.each(['anthropic', 'openai', 'gemini'] as const)('context compaction with a FAKE %s model', (kind) => {
+  const view = SENT_REQUEST_VIEWS[kind];
   let model: FakeModelServer;
   let server: TestServer;
   let dataDir: string;
+  const bodyOf = (index: number): unknown => model.requests[index]?.body;
+
+  beforeEach(async () => {
+    model = await startFakeModelServer(kind, { apiKey: MODEL_KEY });
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-compact-'));
+    server = await startTestServer({ dataDir, env: env(model) });
+  });
+
+  afterEach(async () => {
+    await server.close();
+    await model.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('P4: compacts past 85% of the window, sends summary + recent messages only, keeps loaded groups across a restart, and replays to the same requests', async () => {
+    await fillWindow(server, model, 'long');
+    expect(model.requests).toHaveLength(3);
+
+    // Turn 3: the last request reported 3500 ≥ 3400 input tokens, so the turn summarises first.
+    model.enqueue(fakeReply.text('SUMMARY: the user loaded Gmail tools and left a note about a fox.'), fakeReply.text('Ready.'));
+    const third = await server.stream('/api/sessions/long/messages', { text: 'what did I say?' });
+    expect(third.events.map((e) => e.event)).toContain('conversation_compacted');
+    expect(third.events.find((e) => e.event === 'done')?.data).toMatchObject({ reason: 'completed', reply: 'Ready.' });
+
+    // The summary request: no tools, the early conversation as a transcript.
+    expect(view.hasTools(bodyOf(3))).toBe(false);
+    const summarised = JSON.stringify(view.conversation(bodyOf(3)));
+    expect(summarised).toContain('load_tool_group');
+    expect(summarised).toContain('quick brown fox');
+
+    // The turn's request: the marked summary, then only what came after the boundary.
+    const sent = JSON.stringify(view.conversation(bodyOf(4)));
+    expect(sent).toContain(SUMMARY_HEADER.slice(1, 40));
+    expect(sent).toContain('SUMMARY: the user loaded Gmail tools');
+    expect(sent).not.toContain('quick brown fox');
+    expect(sent).not.toContain('open my mail tools');
+    expect(sent).toContain('what did I say?');
+    expect(view.toolNames(bodyOf(4))).toEqual(expect.arrayContaining(['gmail_search']));
+
+    let events = await eventsOf(server, 'long');
+    const [compacted] = ofType(events, 'ConversationCompacted');
+    const longNote = ofType(events, 'MessageSent').find((e) => (e.data as { text?: string }).text === LONG_NOTE) as RecordedEvent;
+    expect(compacted?.data).toMatchObject({
+      trigger: 'auto',
+      provider: kind,
+      boundaryMessageId: (longNote.data as { messageId: string }).messageId,
+      summary: 'SUMMARY: the user loaded Gmail tools and left a note about a fox.',
+    });
+    const data = compacted?.data as { tokensBefore: number; tokensAfter: number };
+    expect(data.tokensAfter).toBeLessThan(data.tokensBefore);
+    expect(ofType(events, 'ModelRequested')).toHaveLength(4); // the summary request is not a tool request
+    const session = (await server.api('GET', '/api/sessions/long')).body;
+    expect(session.loadedGroups).toEqual(['google_gmail']);
+    expect(session.summary).toEqual({ text: 'SUMMARY: the user loaded Gmail tools and left a note about a fox.', boundaryMessageId: (longNote.data as { messageId: string }).messageId });
+    expect(session.messages.map((m: { text?: string }) => m.text)).toContain(LONG_NOTE); // the view keeps every message
+
+    const audit = await server.api('GET', '/api/sessions/long/audit?format=text');
+    expect(audit.text).toMatch(new RegExp(`compacted \\(auto\\): 5 messages up to .* summarised by ${kind}/`));
+
+    // After a restart the stream alone gives the same conversation and groups.
+    await server.close({ keepData: true });
+    server = await startTestServer({ dataDir, env: env(model) });
+    model.enqueue(fakeReply.text('Still here.', { inputTokens: 900, outputTokens: 3 }));
+    expect((await server.api('POST', '/api/sessions/long/messages', { text: 'still there?' })).body).toMatchObject({ reason: 'completed', reply: 'Still here.' });
+    expect(model.requests).toHaveLength(6); // no second compaction: the window was relieved
+    const afterRestart = JSON.stringify(view.conversation(bodyOf(5)));
+    expect(afterRestart).toContain('SUMMARY: the user loaded Gmail tools');
+    expect(afterRestart).not.toContain('quick brown fox');
+    expect(view.toolNames(bodyOf(5))).toEqual(expect.arrayContaining(['gmail_search']));
+
+    // P4: every request's conversation rebuilt from the stream is the one that was sent.
+    events = await eventsOf(server, 'long');
+    const turnRequests = [0, 1, 2, 4, 5];
+    turnRequests.forEach((index, n) => expect(view.rebuilt(events, n + 1)).toEqual(view.conversation(bodyOf(index))));
+  });
+});
+
+describe('context compaction edge cases with a FAKE Anthropic model', () => {
+  let model: FakeModelServer;
+  let server: TestServer;
+  let dataDir: string;
+  const bodyOf = (index: number): { messages: unknown } => model.requests[index]?.body as { messages: unknown };
 
   beforeEach(async () => {
     model = await startFakeModelServer('anthropic', { apiKey: MODEL_KEY });
@@ -63,83 +140,8 @@ describe('context compaction with a fake Anthropic model', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** Loads google_gmail (turn 1), then sends the long note and has the model report a nearly full window (turn 2). */
-  async function fillWindow(sessionId: string): Promise<void> {
-    expect((await server.api('POST', '/api/sessions', { sessionId })).status).toBe(201);
-    model.enqueue(
-      { toolCalls: [{ name: 'load_tool_group', arguments: { group_name: 'google_gmail' } }], usage: { inputTokens: 400, outputTokens: 10 } },
-      fakeReply.text('Gmail is loaded.', { inputTokens: 500, outputTokens: 5 }),
-      fakeReply.text('Noted.', { inputTokens: 3500, outputTokens: 3 }),
-    );
-    expect((await server.api('POST', `/api/sessions/${sessionId}/messages`, { text: 'open my mail tools' })).body).toMatchObject({ reason: 'completed' });
-    expect((await server.api('POST', `/api/sessions/${sessionId}/messages`, { text: LONG_NOTE })).body).toMatchObject({ reason: 'completed' });
-  }
-
-  it('compacts past 85% of the window, sends summary + recent messages only, keeps loaded groups across a restart, and replays to the same requests', async () => {
-    await fillWindow('long');
-    expect(model.requests).toHaveLength(3);
-
-    // Turn 3: the last request reported 3500 ≥ 3400 input tokens, so the turn summarises first.
-    model.enqueue(fakeReply.text('SUMMARY: the user loaded Gmail tools and left a note about a fox.'), fakeReply.text('Ready.'));
-    const third = await server.stream('/api/sessions/long/messages', { text: 'what did I say?' });
-    expect(third.events.map((e) => e.event)).toContain('conversation_compacted');
-    expect(third.events.find((e) => e.event === 'done')?.data).toMatchObject({ reason: 'completed', reply: 'Ready.' });
-
-    // The summary request: no tools, the early conversation as a transcript.
-    const summaryRequest = bodyOf(model, 3);
-    expect(summaryRequest.tools).toBeUndefined();
-    expect(JSON.stringify(summaryRequest.messages)).toContain('load_tool_group');
-    expect(JSON.stringify(summaryRequest.messages)).toContain('quick brown fox');
-
-    // The turn's request: the marked summary, then only what came after the boundary.
-    const after = bodyOf(model, 4);
-    const sent = JSON.stringify(after.messages);
-    expect(sent).toContain(SUMMARY_HEADER.slice(1, 40));
-    expect(sent).toContain('SUMMARY: the user loaded Gmail tools');
-    expect(sent).not.toContain('quick brown fox');
-    expect(sent).not.toContain('open my mail tools');
-    expect(sent).toContain('what did I say?');
-    expect(toolNamesOf(after)).toEqual(expect.arrayContaining(['gmail_search']));
-
-    let events = await eventsOf(server, 'long');
-    const [compacted] = ofType(events, 'ConversationCompacted');
-    const longNote = ofType(events, 'MessageSent').find((e) => (e.data as { text?: string }).text === LONG_NOTE) as RecordedEvent;
-    expect(compacted?.data).toMatchObject({
-      trigger: 'auto',
-      provider: 'anthropic',
-      boundaryMessageId: (longNote.data as { messageId: string }).messageId,
-      summary: 'SUMMARY: the user loaded Gmail tools and left a note about a fox.',
-    });
-    const data = compacted?.data as { tokensBefore: number; tokensAfter: number };
-    expect(data.tokensAfter).toBeLessThan(data.tokensBefore);
-    expect(ofType(events, 'ModelRequested')).toHaveLength(4); // the summary request is not a tool request
-    const session = (await server.api('GET', '/api/sessions/long')).body;
-    expect(session.loadedGroups).toEqual(['google_gmail']);
-    expect(session.summary).toEqual({ text: 'SUMMARY: the user loaded Gmail tools and left a note about a fox.', boundaryMessageId: (longNote.data as { messageId: string }).messageId });
-    expect(session.messages.map((m: { text?: string }) => m.text)).toContain(LONG_NOTE); // the view keeps every message
-
-    const audit = await server.api('GET', '/api/sessions/long/audit?format=text');
-    expect(audit.text).toMatch(/compacted \(auto\): 5 messages up to .* summarised by anthropic\//);
-
-    // After a restart the stream alone gives the same conversation and groups.
-    await server.close({ keepData: true });
-    server = await startTestServer({ dataDir, env: env(model) });
-    model.enqueue(fakeReply.text('Still here.', { inputTokens: 900, outputTokens: 3 }));
-    expect((await server.api('POST', '/api/sessions/long/messages', { text: 'still there?' })).body).toMatchObject({ reason: 'completed', reply: 'Still here.' });
-    expect(model.requests).toHaveLength(6); // no second compaction: the window was relieved
-    const afterRestart = bodyOf(model, 5);
-    expect(JSON.stringify(afterRestart.messages)).toContain('SUMMARY: the user loaded Gmail tools');
-    expect(JSON.stringify(afterRestart.messages)).not.toContain('quick brown fox');
-    expect(toolNamesOf(afterRestart)).toEqual(expect.arrayContaining(['gmail_search']));
-
-    // P4: every request's messages rebuilt from the stream are the ones that were sent.
-    events = await eventsOf(server, 'long');
-    const turnRequests = [0, 1, 2, 4, 5];
-    turnRequests.forEach((index, n) => expect(rebuiltMessages(events, n + 1)).toEqual(bodyOf(model, index).messages));
-  });
-
   it('a failed summary is recorded and the turn still answers with the history as it was', async () => {
-    await fillWindow('fails');
+    await fillWindow(server, model, 'fails');
     model.enqueue(fakeReply.error(400, { message: 'summary refused' }), fakeReply.text('Answered anyway.'));
     const turn = await server.api('POST', '/api/sessions/fails/messages', { text: 'go on' });
     expect(turn.body).toMatchObject({ reason: 'completed', reply: 'Answered anyway.' });
@@ -150,12 +152,12 @@ describe('context compaction with a fake Anthropic model', () => {
       expect.objectContaining({ trigger: 'auto', code: 'summary_failed', detail: expect.stringContaining('summary refused') }),
     ]);
     // The full history went out, and compaction is not retried before the next reply reports its size.
-    expect(JSON.stringify(bodyOf(model, 4).messages)).toContain('quick brown fox');
+    expect(JSON.stringify(bodyOf(4).messages)).toContain('quick brown fox');
     expect(model.requests).toHaveLength(5);
   });
 
   it('a summary cut to 2048 tokens that would not shrink the conversation, or an empty one, is recorded as failed', async () => {
-    await fillWindow('huge');
+    await fillWindow(server, model, 'huge');
     model.enqueue(fakeReply.text('summary '.repeat(3000)), fakeReply.text('One.', { inputTokens: 3600, outputTokens: 1 }));
     expect((await server.api('POST', '/api/sessions/huge/messages', { text: 'next' })).body).toMatchObject({ reason: 'completed', reply: 'One.' });
     model.enqueue(fakeReply.text('   '), fakeReply.text('Two.'));
@@ -164,7 +166,7 @@ describe('context compaction with a fake Anthropic model', () => {
     const events = await eventsOf(server, 'huge');
     expect(ofType(events, 'ConversationCompacted')).toHaveLength(0);
     expect(ofType(events, 'CompactionFailed').map((e) => (e.data as { code: string }).code)).toEqual(['not_smaller', 'summary_empty']);
-    expect(JSON.stringify(bodyOf(model, 6).messages)).toContain('quick brown fox');
+    expect(JSON.stringify(bodyOf(6).messages)).toContain('quick brown fox');
     // The summary request asks for at most the limit.
     expect((model.requests[3]?.body as { max_tokens: number }).max_tokens).toBe(2048);
   });

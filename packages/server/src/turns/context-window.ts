@@ -1,8 +1,7 @@
 /**
- * Context windows (input tokens) of known models, by name prefix, longest prefix first. The
- * providers' model lists do not say it for OpenAI and Anthropic, so the table is ours; an
- * operator overrides it for every model with ONECLAW_CONTEXT_WINDOW_TOKENS (a local model
- * served under a known name, or a smaller budget to keep requests cheap).
+ * Context windows (input tokens) of known models, by name prefix, longest prefix first. OpenAI's
+ * own model list does not say it (nor did Anthropic's before `max_input_tokens`), so the table is
+ * ours; it is used when neither the setting nor the provider's model list gives a window.
  */
 const KNOWN_WINDOWS: readonly (readonly [prefix: string, tokens: number])[] = [
   ['gpt-4.1', 1_047_576],
@@ -20,12 +19,32 @@ const KNOWN_WINDOWS: readonly (readonly [prefix: string, tokens: number])[] = [
 /** Unknown models without the setting: the smallest window common today, so compaction starts early rather than never. */
 export const DEFAULT_CONTEXT_WINDOW_TOKENS = 128_000;
 
-export function contextWindowFor(model: string, override?: number): number {
-  if (override !== undefined) return override;
+/** Where a model's window can come from besides the table (see `contextWindowFor`). */
+export interface ContextWindowSources {
+  /** ONECLAW_CONTEXT_WINDOW_TOKENS: the operator's window for every model. */
+  readonly setting?: number;
+  /** What the provider's model list states for this model (recorded by fetch_models). */
+  readonly listed?: number;
+  /** The limit the provider named when it refused a request as too long ("... > 200000 maximum"). */
+  readonly stated?: number;
+}
+
+/**
+ * The window compaction plans with, in this order: the setting (an operator may want a smaller
+ * budget than the model allows, or knows better than a list), else the provider's model list,
+ * else the built-in table by name prefix, else 128 000. A limit the provider stated when it
+ * refused a request is a hard fact about this model, so it caps whichever of those applies.
+ */
+export function contextWindowFor(model: string, sources: ContextWindowSources = {}): number {
+  const configured = sources.setting ?? sources.listed ?? tableWindow(model) ?? DEFAULT_CONTEXT_WINDOW_TOKENS;
+  return sources.stated !== undefined ? Math.min(configured, sources.stated) : configured;
+}
+
+function tableWindow(model: string): number | undefined {
   const name = model.toLowerCase().replace(/^models\//, '');
   let best: readonly [string, number] | undefined;
   for (const entry of KNOWN_WINDOWS) {
     if (name.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
   }
-  return best ? best[1] : DEFAULT_CONTEXT_WINDOW_TOKENS;
+  return best?.[1];
 }

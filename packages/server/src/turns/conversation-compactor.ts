@@ -45,9 +45,12 @@ export interface CompactionOutcome {
 export interface ConversationCompactorDeps {
   readonly sessions: SessionRepository;
   readonly redactor: SecretRedactor;
-  /** ONECLAW_CONTEXT_WINDOW_TOKENS: the window for every model, instead of the table. */
+  /** ONECLAW_CONTEXT_WINDOW_TOKENS: the window for every model, instead of the model list and the table. */
   readonly contextWindowTokens?: number;
 }
+
+/** The model a window is asked for: its name, its provider, and the window its model list states. */
+export type WindowedModel = Pick<ResolvedModel, 'providerId' | 'model' | 'contextWindowTokens'>;
 
 /**
  * Replaces the early conversation with a model-written summary, recorded as
@@ -55,10 +58,28 @@ export interface ConversationCompactorDeps {
  * thrown: a turn must not fail because its compaction did (the request may still fit).
  */
 export class ConversationCompactor {
+  /**
+   * Limits providers named when they refused a request as too long, per provider and model. Kept
+   * in memory only: it is a hint for planning, not history (the compaction it led to is recorded),
+   * and after a restart the next refusal names it again.
+   */
+  private readonly statedLimits = new Map<string, number>();
+
   constructor(private readonly deps: ConversationCompactorDeps) {}
 
-  windowFor(model: string): number {
-    return contextWindowFor(model, this.deps.contextWindowTokens);
+  /** The window to plan with: setting > provider's model list > table > default, capped by a limit the provider stated (context-window.ts). */
+  windowFor(model: WindowedModel): number {
+    const stated = this.statedLimits.get(limitKey(model));
+    return contextWindowFor(model.model, {
+      ...(this.deps.contextWindowTokens !== undefined ? { setting: this.deps.contextWindowTokens } : {}),
+      ...(model.contextWindowTokens !== undefined ? { listed: model.contextWindowTokens } : {}),
+      ...(stated !== undefined ? { stated } : {}),
+    });
+  }
+
+  /** The provider refused a request as too long and named the model's limit: plan with it from now on. */
+  noteStatedLimit(model: WindowedModel, limitTokens: number): void {
+    if (Number.isSafeInteger(limitTokens) && limitTokens > 0) this.statedLimits.set(limitKey(model), limitTokens);
   }
 
   /**
@@ -66,7 +87,7 @@ export class ConversationCompactor {
    * provider counted it, plus what was added after its reply (tool results, which can be large,
    * and the new user message). Unknown (no reply since the last compaction or attempt): not due.
    */
-  isDue(state: SessionState, model: string): boolean {
+  isDue(state: SessionState, model: WindowedModel): boolean {
     if (state.lastInputTokens === null) return false;
     let added = 0;
     for (let i = state.messages.length - 1; i >= 0 && state.messages[i]?.role !== 'assistant'; i--) added += messageTokens(state.messages[i] as MessageData);
@@ -76,7 +97,7 @@ export class ConversationCompactor {
   async compact(request: CompactionRequest): Promise<CompactionOutcome> {
     const { state, provider, trigger } = request;
     const model = provider.model;
-    const window = this.windowFor(model);
+    const window = this.windowFor(provider);
     const from = state.summary?.keptFrom ?? 0;
     const boundary = chooseCompactionBoundary(state.messages, { from, keepTokens: Math.floor(KEEP_RECENT_SHARE * window), tokensOf: messageTokens });
     if (boundary === null) {
@@ -141,6 +162,10 @@ export class ConversationCompactor {
   private recordOptions(request: CompactionRequest) {
     return { commandId: `${request.commandId}:compact`, ...(request.correlationId ? { correlationId: request.correlationId } : {}) };
   }
+}
+
+function limitKey(model: WindowedModel): string {
+  return JSON.stringify([model.providerId, model.model]);
 }
 
 /** Tokens of the conversation the model would be sent with this summary (o200k: an estimate for other tokenizers). */

@@ -14,6 +14,7 @@ import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw
 import type { Agent, AgentDirectory } from '../agents/agent-directory';
 import type { ModelResolver, ResolvedModel } from '../config/model-resolver';
 import type { ModelResponse, TokenUsage } from '../providers/model-provider';
+import { isProviderError, type ProviderError } from '../providers/provider-error';
 import type { SecretRedactor } from '../security/secret-redactor';
 import type { Recorded, SessionRepository, SessionSnapshot } from '../sessions/session-repository';
 import type { ToolRuntime } from '../tools/tool-runtime';
@@ -150,6 +151,8 @@ class Turn {
   private rounds = 0;
   private usage: TokenUsage = ZERO_USAGE;
   private reply = '';
+  /** The turn already compacted once because the provider refused a request as too long. */
+  private overflowCompacted = false;
   private readonly allowed: ReadonlySet<string> | undefined;
 
   constructor(
@@ -182,7 +185,7 @@ class Turn {
       // Compaction before a request that would come near the window (the previous request's
       // input as the provider counted it, plus what was added since). At the start of a round,
       // so a long tool loop is relieved too. A failure is recorded and the turn goes on.
-      if (this.deps.compactor.isDue(session.state, this.provider.model)) {
+      if (this.deps.compactor.isDue(session.state, this.provider)) {
         this.step += 1;
         const outcome = await compactConversation(this.deps.compactor, {
           sessionId: this.sessionId,
@@ -231,6 +234,12 @@ class Turn {
         );
       } catch (error) {
         if (this.signal.aborted) return this.cancelMidReply(streamed);
+        if (isProviderError(error, 'provider_context_too_long')) {
+          const relieved = await this.relieveOverflow(error, session);
+          if (typeof relieved === 'string') return this.finish('provider_error', relieved);
+          session = relieved;
+          continue;
+        }
         const e = error as { code?: string; message?: string };
         return this.finish('provider_error', this.deps.redactor.redactText(`The model API failed${e.code ? ` (${e.code})` : ''}: ${e.message ?? String(error)}`));
       }
@@ -291,6 +300,36 @@ class Turn {
       const verdict = breaker.recordAll(outcomes);
       if (verdict.stop) return this.finish('loop_breaker', this.deps.redactor.redactText(verdict.reason));
     }
+  }
+
+  /**
+   * The provider refused the request as longer than the model's context window. Once per turn:
+   * plan with the limit it named, compact (trigger `overflow`) and send the request again. A
+   * second refusal, or a compaction that did not happen, ends the turn with what the user can do,
+   * so a conversation that cannot be made to fit never loops. Returns the session to retry with,
+   * or the turn's closing detail.
+   */
+  private async relieveOverflow(error: ProviderError, session: SessionSnapshot): Promise<SessionSnapshot | string> {
+    const limit = error.details.limitTokens;
+    if (typeof limit === 'number') this.deps.compactor.noteStatedLimit(this.provider, limit);
+    const what = `The conversation is longer than ${this.provider.model}'s context window${typeof limit === 'number' ? ` (${limit} tokens)` : ''}`;
+    const todo = 'Start a new conversation with /clear, shorten the last message, or choose a model with a larger context window.';
+    const said = this.deps.redactor.redactText(`The provider said: ${error.message}`);
+    if (this.overflowCompacted) return `${what}, even after it was compacted. ${todo} ${said}`;
+    this.overflowCompacted = true;
+    this.step += 1;
+    const outcome = await compactConversation(this.deps.compactor, {
+      sessionId: this.sessionId,
+      turnId: this.turnId,
+      state: session.state,
+      provider: this.provider,
+      trigger: 'overflow',
+      step: String(this.step),
+      signal: this.signal,
+      observer: this.observer,
+    });
+    if (outcome.compacted) return outcome.session;
+    return `${what}, and it could not be compacted (${outcome.detail}). ${todo} ${said}`;
   }
 
   private async recordOutcome(outcome: ToolCallOutcome): Promise<SessionSnapshot> {

@@ -6,6 +6,12 @@ export interface FakeModelInfo {
   readonly displayName?: string;
   /** Gemini's `supportedGenerationMethods`; default `['generateContent', 'countTokens']`. */
   readonly generationMethods?: readonly string[];
+  /**
+   * The context window the list states: Gemini `inputTokenLimit` (default 1 048 576), Anthropic
+   * `max_input_tokens`, and for OpenAI-compatible lists OpenRouter's `context_length` and
+   * `top_provider` (absent by default, as in OpenAI's own list and Anthropic's older one).
+   */
+  readonly contextWindow?: number;
 }
 
 export const DEFAULT_FAKE_MODELS: Readonly<Record<FakeModelKind, readonly FakeModelInfo[]>> = {
@@ -32,7 +38,19 @@ export function modelListAnswer(kind: FakeModelKind, method: string, url: URL, m
   switch (kind) {
     case 'openai':
       if (url.pathname !== '/v1/models') return undefined;
-      return { object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })) };
+      return {
+        object: 'list',
+        data: models.map((m) => ({
+          id: m.id,
+          object: 'model',
+          created: 1_700_000_000,
+          owned_by: 'fake',
+          // OpenRouter's shape (GET /api/v1/models): the window twice, once for the model and once for its top provider.
+          ...(m.contextWindow !== undefined
+            ? { name: m.displayName ?? m.id, context_length: m.contextWindow, top_provider: { context_length: m.contextWindow, max_completion_tokens: 16_384, is_moderated: false } }
+            : {}),
+        })),
+      };
     case 'anthropic': {
       if (url.pathname !== '/v1/models') return undefined;
       const limit = clamp(Number(url.searchParams.get('limit') ?? 20), 1, 1000);
@@ -40,7 +58,13 @@ export function modelListAnswer(kind: FakeModelKind, method: string, url: URL, m
       const start = after ? models.findIndex((m) => m.id === after) + 1 : 0;
       const page = models.slice(start, start + limit);
       return {
-        data: page.map((m) => ({ type: 'model', id: m.id, display_name: m.displayName ?? m.id, created_at: '2025-09-29T00:00:00Z' })),
+        data: page.map((m) => ({
+          type: 'model',
+          id: m.id,
+          display_name: m.displayName ?? m.id,
+          created_at: '2025-09-29T00:00:00Z',
+          ...(m.contextWindow !== undefined ? { max_input_tokens: m.contextWindow, max_tokens: 64_000 } : {}),
+        })),
         has_more: start + limit < models.length,
         first_id: page[0]?.id ?? null,
         last_id: page.at(-1)?.id ?? null,
@@ -57,7 +81,7 @@ export function modelListAnswer(kind: FakeModelKind, method: string, url: URL, m
           version: '001',
           displayName: m.displayName ?? m.id,
           description: `Fake ${m.id}`,
-          inputTokenLimit: 1_048_576,
+          inputTokenLimit: m.contextWindow ?? 1_048_576,
           outputTokenLimit: 65_536,
           supportedGenerationMethods: m.generationMethods ?? ['generateContent', 'countTokens'],
         })),
