@@ -42,8 +42,8 @@ describe('fetchProviderModels against the FAKE model servers (real wire shapes)'
     fake = await startFakeModelServer('gemini', { apiKey: KEY });
     const models = await fetchProviderModels({ providerId: 'p', kind: 'gemini', baseUrl: fake.url, apiKey: KEY }, signal());
     expect(models).toEqual([
-      { modelId: 'gemini-2.5-flash', displayName: 'Gemini 2.5 Flash' },
-      { modelId: 'gemini-2.5-pro', displayName: 'Gemini 2.5 Pro' },
+      { modelId: 'gemini-2.5-flash', displayName: 'Gemini 2.5 Flash', contextWindowTokens: 1_048_576 },
+      { modelId: 'gemini-2.5-pro', displayName: 'Gemini 2.5 Pro', contextWindowTokens: 1_048_576 },
     ]);
     expect(fake.requests[0]).toMatchObject({ path: '/v1beta/models?pageSize=1000', headers: expect.objectContaining({ 'x-goog-api-key': KEY }) });
     expect(fake.requests[0]?.path).not.toContain(KEY);
@@ -55,6 +55,55 @@ describe('fetchProviderModels against the FAKE model servers (real wire shapes)'
     const models = await fetchProviderModels({ providerId: 'p', kind: 'gemini', baseUrl: fake.url, apiKey: KEY }, signal());
     expect(models.map((m) => m.modelId)).toEqual(many.map((m) => m.id));
     expect(fake.requests.map((r) => r.path)).toEqual(['/v1beta/models?pageSize=1000', '/v1beta/models?pageSize=1000&pageToken=1000']);
+  });
+
+  it('keeps the context window where the list states it: Gemini inputTokenLimit, Anthropic max_input_tokens, OpenRouter context_length', async () => {
+    fake = await startFakeModelServer('gemini', { apiKey: KEY, models: [{ id: 'gemini-small', contextWindow: 32_768 }] });
+    expect(await fetchProviderModels({ providerId: 'p', kind: 'gemini', baseUrl: fake.url, apiKey: KEY }, signal())).toEqual([
+      { modelId: 'gemini-small', displayName: 'gemini-small', contextWindowTokens: 32_768 },
+    ]);
+    await fake.close();
+    fake = await startFakeModelServer('anthropic', { apiKey: KEY, models: [{ id: 'claude-new', displayName: 'Claude New', contextWindow: 1_000_000 }, { id: 'claude-old' }] });
+    expect(await fetchProviderModels({ providerId: 'p', kind: 'anthropic', baseUrl: fake.url, apiKey: KEY }, signal())).toEqual([
+      { modelId: 'claude-new', displayName: 'Claude New', contextWindowTokens: 1_000_000 },
+      { modelId: 'claude-old', displayName: 'claude-old' },
+    ]);
+    await fake.close();
+    fake = await startFakeModelServer('openai', { models: [{ id: 'meta-llama/llama-3.1-8b-instruct', contextWindow: 131_072 }, { id: 'gpt-4o' }] });
+    expect(await fetchProviderModels({ providerId: 'p', kind: 'openai', baseUrl: fake.url }, signal())).toEqual([
+      { modelId: 'meta-llama/llama-3.1-8b-instruct', contextWindowTokens: 131_072 },
+      { modelId: 'gpt-4o' },
+    ]);
+  });
+
+  it('OpenAI-compatible servers name the window each their own way (Groq, Mistral, vLLM); an implausible figure is left out', async () => {
+    const list = {
+      object: 'list',
+      data: [
+        { id: 'llama-3.3-70b-versatile', object: 'model', owned_by: 'Meta', active: true, context_window: 131_072 },
+        { id: 'mistral-large-latest', object: 'model', owned_by: 'mistralai', max_context_length: 128_000 },
+        { id: 'Qwen/Qwen2.5-7B-Instruct', object: 'model', owned_by: 'vllm', max_model_len: 32_768 },
+        { id: 'odd', object: 'model', context_length: 'lots' },
+        { id: 'tiny', object: 'model', context_length: 12 },
+      ],
+    };
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(list));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      expect(await fetchProviderModels({ providerId: 'p', kind: 'openai', baseUrl: base }, signal())).toEqual([
+        { modelId: 'llama-3.3-70b-versatile', contextWindowTokens: 131_072 },
+        { modelId: 'mistral-large-latest', contextWindowTokens: 128_000 },
+        { modelId: 'Qwen/Qwen2.5-7B-Instruct', contextWindowTokens: 32_768 },
+        { modelId: 'odd' },
+        { modelId: 'tiny' },
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('listing models consumes no scripted chat reply', async () => {

@@ -212,3 +212,44 @@ describe('context compaction edge cases with a FAKE Anthropic model', () => {
     expect(model.requests).toHaveLength(3);
   });
 });
+
+describe("the context window from the provider's model list (FAKE Gemini)", () => {
+  let model: FakeModelServer;
+  let server: TestServer;
+  let dataDir: string;
+
+  afterEach(async () => {
+    await server.close();
+    await model.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("a window the model list states (inputTokenLimit) is kept with the model and wins over the table; the setting wins over both", async () => {
+    // The table says 1 048 576 for every gemini-* model; this one's list entry says 4000.
+    model = await startFakeModelServer('gemini', { apiKey: MODEL_KEY, models: [{ id: 'gemini-small', displayName: 'Gemini Small', contextWindow: WINDOW }, { id: 'gemini-2.5-pro' }] });
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-compact-'));
+    server = await startTestServer({ dataDir, env: { ONECLAW_PROVIDER_MAX_RETRIES: '0' } });
+    const created = await server.api('POST', '/api/providers', { name: 'Gemini', kind: 'gemini', apiBaseUrl: model.url, apiKey: MODEL_KEY });
+    expect(created.status).toBe(201);
+    const providerId = created.body.providerId as string;
+    const fetched = await server.api('POST', `/api/providers/${providerId}/models/fetch`, {});
+    expect(fetched.body.models).toEqual([
+      expect.objectContaining({ modelId: 'gemini-small', contextWindowTokens: WINDOW }),
+      expect.objectContaining({ modelId: 'gemini-2.5-pro', contextWindowTokens: 1_048_576 }),
+    ]);
+    expect((await server.api('PUT', '/api/default-model', { providerId, modelId: 'gemini-small' })).status).toBe(204);
+
+    await fillWindow(server, model, 'listed');
+    model.enqueue(fakeReply.text('SUMMARY: Gmail and a fox.'), fakeReply.text('Ready.'));
+    expect((await server.api('POST', '/api/sessions/listed/messages', { text: 'what did I say?' })).body).toMatchObject({ reason: 'completed', reply: 'Ready.' });
+    expect(ofType(await eventsOf(server, 'listed'), 'ConversationCompacted').map((e) => e.data)).toEqual([expect.objectContaining({ trigger: 'auto', model: 'gemini-small' })]);
+
+    // ONECLAW_CONTEXT_WINDOW_TOKENS wins over the list: with 100 000, 3500 input tokens are far from due.
+    await server.close({ keepData: true });
+    server = await startTestServer({ dataDir, env: { ONECLAW_PROVIDER_MAX_RETRIES: '0', ONECLAW_CONTEXT_WINDOW_TOKENS: '100000' } });
+    await fillWindow(server, model, 'setting');
+    model.enqueue(fakeReply.text('Fine.'));
+    expect((await server.api('POST', '/api/sessions/setting/messages', { text: 'what did I say?' })).body).toMatchObject({ reason: 'completed', reply: 'Fine.' });
+    expect(ofType(await eventsOf(server, 'setting'), 'ConversationCompacted')).toHaveLength(0);
+  });
+});

@@ -14,7 +14,7 @@ import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw
 import type { Agent, AgentDirectory } from '../agents/agent-directory';
 import type { ModelResolver, ResolvedModel } from '../config/model-resolver';
 import type { ModelResponse, TokenUsage } from '../providers/model-provider';
-import { isProviderError, type ProviderError } from '../providers/provider-error';
+import { isProviderError, PROVIDER_LABELS, type ProviderError } from '../providers/provider-error';
 import type { SecretRedactor } from '../security/secret-redactor';
 import type { Recorded, SessionRepository, SessionSnapshot } from '../sessions/session-repository';
 import type { ToolRuntime } from '../tools/tool-runtime';
@@ -314,7 +314,8 @@ class Turn {
     if (typeof limit === 'number') this.deps.compactor.noteStatedLimit(this.provider, limit);
     const what = `The conversation is longer than ${this.provider.model}'s context window${typeof limit === 'number' ? ` (${limit} tokens)` : ''}`;
     const todo = 'Start a new conversation with /clear, shorten the last message, or choose a model with a larger context window.';
-    const said = this.deps.redactor.redactText(`The provider said: ${error.message}`);
+    const reason = typeof error.details.providerMessage === 'string' ? error.details.providerMessage : error.message;
+    const said = this.deps.redactor.redactText(`(${PROVIDER_LABELS[this.provider.client.name]}: ${reason})`);
     if (this.overflowCompacted) return `${what}, even after it was compacted. ${todo} ${said}`;
     this.overflowCompacted = true;
     this.step += 1;
@@ -329,7 +330,7 @@ class Turn {
       observer: this.observer,
     });
     if (outcome.compacted) return outcome.session;
-    return `${what}, and it could not be compacted (${outcome.detail}). ${todo} ${said}`;
+    return `${what} and could not be compacted: ${outcome.detail.replace(/^The conversation was not compacted: /, '')} ${todo} ${said}`;
   }
 
   private async recordOutcome(outcome: ToolCallOutcome): Promise<SessionSnapshot> {
