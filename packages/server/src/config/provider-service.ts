@@ -36,6 +36,8 @@ export interface ProviderView {
 export interface ModelView {
   readonly modelId: string;
   readonly displayName?: string;
+  /** The context window the provider's model list states for it (compaction plans with it). */
+  readonly contextWindowTokens?: number;
   /** `environment`: ONECLAW_MODEL (or the vendor default) of the environment provider. */
   readonly source: 'environment' | 'fetched' | 'added';
   readonly isDefault: boolean;

@@ -91,6 +91,7 @@ function modelJson(m: ModelView): Record<string, unknown> {
   return {
     model_id: m.modelId,
     ...(m.displayName ? { display_name: m.displayName } : {}),
+    ...(m.contextWindowTokens !== undefined ? { context_window_tokens: m.contextWindowTokens } : {}),
     source: m.source === 'environment' ? 'environment (ONECLAW_MODEL)' : m.source,
     ...(m.isDefault ? { is_default: true } : {}),
   };
