@@ -315,8 +315,8 @@ class Turn {
     const what = `The conversation is longer than ${this.provider.model}'s context window${typeof limit === 'number' ? ` (${limit} tokens)` : ''}`;
     const todo = 'Start a new conversation with /clear, shorten the last message, or choose a model with a larger context window.';
     const reason = typeof error.details.providerMessage === 'string' ? error.details.providerMessage : error.message;
-    const said = this.deps.redactor.redactText(`(${PROVIDER_LABELS[this.provider.client.name]}: ${reason})`);
-    if (this.overflowCompacted) return `${what}, even after it was compacted. ${todo} ${said}`;
+    const said = `(${PROVIDER_LABELS[this.provider.client.name]}: ${reason})`;
+    if (this.overflowCompacted) return this.deps.redactor.redactText(`${what}, even after it was compacted. ${todo} ${said}`);
     this.overflowCompacted = true;
     this.step += 1;
     const outcome = await compactConversation(this.deps.compactor, {
@@ -330,7 +330,7 @@ class Turn {
       observer: this.observer,
     });
     if (outcome.compacted) return outcome.session;
-    return `${what} and could not be compacted: ${outcome.detail.replace(/^The conversation was not compacted: /, '')} ${todo} ${said}`;
+    return this.deps.redactor.redactText(`${what} and could not be compacted: ${outcome.detail.replace(/^The conversation was not compacted: /, '')} ${todo} ${said}`);
   }
 
   private async recordOutcome(outcome: ToolCallOutcome): Promise<SessionSnapshot> {
