@@ -47,6 +47,23 @@ describe('configuration evolve', () => {
     expect([...state.envVars]).toEqual([['B', 'e5']]);
   });
 
+  it('fetched models keep the context window their list stated; older lists without one replay as before; a malformed one is skipped', () => {
+    const history = [
+      event(1, 'ProviderCreated', { providerId: 'p1', name: 'OpenRouter', kind: 'openai', apiBaseUrl: 'https://openrouter.ai/api/v1' }),
+      event(2, 'ModelsFetched', { providerId: 'p1', models: [{ modelId: 'old' }] }),
+      event(3, 'ModelsFetched', { providerId: 'p1', models: [{ modelId: 'a', contextWindowTokens: 131_072 }, { modelId: 'b' }] }),
+      event(4, 'ModelsFetched', { providerId: 'p1', models: [{ modelId: 'c', contextWindowTokens: 'big' }] }),
+    ];
+    const state = foldAggregate(configAggregate, history.slice(0, 2), initialConfigState);
+    expect(state.models.get('p1')).toEqual([{ modelId: 'old', source: 'fetched' }]);
+    const later = foldAggregate(configAggregate, history, initialConfigState);
+    expect(later.models.get('p1')).toEqual([
+      { modelId: 'a', contextWindowTokens: 131_072, source: 'fetched' },
+      { modelId: 'b', source: 'fetched' },
+    ]);
+    expect(later.skippedEvents).toBe(1);
+  });
+
   it('events about things that are gone change nothing', () => {
     let state = initialConfigState;
     state = evolveConfig(state, event(1, 'ProviderUpdated', { providerId: 'ghost', name: 'x' }));
