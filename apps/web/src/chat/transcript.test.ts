@@ -217,6 +217,16 @@ describe('the streamed turn', () => {
     expect(items.at(-1)).toEqual({ kind: 'compacted', key: 'ev-compact', detail: '4 earlier messages were summarised for the model (the context window was nearly full).' });
   });
 
+  test('a stored compaction says why it happened: /compact, nearly full, or the provider refusing a too-long request', () => {
+    const detailFor = (trigger: string) => {
+      const event = { type: 'ConversationCompacted', revision: 99, data: { summarisedMessages: 2, trigger }, metadata: { eventId: `ev-${trigger}` } } as unknown as StoredEvent;
+      return (transcriptFromEvents([event]).at(-1) as { detail: string }).detail;
+    };
+    expect(detailFor('user')).toBe('2 earlier messages were summarised for the model (/compact).');
+    expect(detailFor('auto')).toBe('2 earlier messages were summarised for the model (the context window was nearly full).');
+    expect(detailFor('overflow')).toBe('2 earlier messages were summarised for the model (the provider said the conversation was too long).');
+  });
+
   test('a stored read during this page\'s own turn is ignored; afterwards it replaces the streamed items', () => {
     const running = run(initialChatState, { type: 'send', text: 'hi' }, sse('turn_started'));
     expect(run(running, { type: 'stored', view: view(), events: [] })).toBe(running);

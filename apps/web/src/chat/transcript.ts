@@ -306,7 +306,7 @@ export function transcriptFromEvents(events: readonly StoredEvent[], turnInProgr
         items.push({
           kind: 'compacted',
           key: event.metadata?.eventId ?? `compacted-${event.revision}`,
-          detail: `${Number(data.summarisedMessages ?? 0)} earlier messages were summarised for the model (${String(data.trigger) === 'user' ? '/compact' : 'the context window was nearly full'}).`,
+          detail: `${Number(data.summarisedMessages ?? 0)} earlier messages were summarised for the model (${compactionCause(String(data.trigger))}).`,
         });
         break;
       case 'TurnFinished':
@@ -315,6 +315,13 @@ export function transcriptFromEvents(events: readonly StoredEvent[], turnInProgr
     }
   }
   return settleStored(items, turnInProgress);
+}
+
+/** Why a compaction happened, in the user's words (ConversationCompacted.trigger). */
+function compactionCause(trigger: string): string {
+  if (trigger === 'user') return '/compact';
+  if (trigger === 'overflow') return 'the provider said the conversation was too long';
+  return 'the context window was nearly full';
 }
 
 /** The transcript from a session view's messages (no stop notices: they are only in the events). */
