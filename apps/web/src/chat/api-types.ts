@@ -12,7 +12,17 @@ export interface ToolCallData {
 
 export type MessageData =
   | { readonly messageId: string; readonly role: 'user'; readonly text: string }
-  | { readonly messageId: string; readonly role: 'assistant'; readonly text: string; readonly toolCalls: readonly ToolCallData[] }
+  | {
+      readonly messageId: string;
+      readonly role: 'assistant';
+      readonly text: string;
+      readonly toolCalls: readonly ToolCallData[];
+      /** Who answered (absent in older streams: the last ModelRequested before it says). */
+      readonly provider?: string;
+      readonly model?: string;
+      /** The model's reasoning, plain text. */
+      readonly reasoning?: string;
+    }
   | ToolResultData;
 
 export type ToolResultData =

@@ -7,7 +7,8 @@ import { asActionError, type ActionError } from './chat-store';
 import { Composer } from './composer';
 import { GroupBar } from './group-bar';
 import { notifySessionsChanged } from './sessions-changed';
-import { sessionTitle } from './transcript';
+import { WaitingIndicator } from './reply-details';
+import { sessionTitle, waitingNotice } from './transcript';
 import { TranscriptView } from './transcript-view';
 import { useChatSession } from './use-chat-session';
 import './chat.css';
@@ -89,10 +90,11 @@ function ChatSession({ sessionId }: { sessionId: string }) {
   // Follow new output only while the reader is at the bottom; scrolling up to read stops it.
   const followOutput = useRef(true);
 
+  const waiting = waitingNotice(state);
   useLayoutEffect(() => {
     const element = scroller.current;
     if (element && followOutput.current) element.scrollTop = element.scrollHeight;
-  }, [state.items]);
+  }, [state.items, waiting]);
 
   // A turn started elsewhere sends this page no events: re-read until it is over.
   useEffect(() => {
@@ -201,6 +203,7 @@ function ChatSession({ sessionId }: { sessionId: string }) {
             void store.retry(key);
           }}
         />
+        <WaitingIndicator notice={waiting} answeredBy={state.live.answeredBy} />
       </div>
 
       <p class="visually-hidden" role="status" aria-live="polite">

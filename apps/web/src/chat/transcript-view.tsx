@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { AssistantMarkdown } from './assistant-markdown';
 import { CheckIcon, ChevronIcon, CrossIcon, InfoIcon, PendingIcon, WarningIcon } from '../icons/icons';
 import { prettyJson, prettyResult, toolCardSummary, type ToolStatusIconName } from './tool-card-summary';
+import { Reasoning, AnsweredByLine } from './reply-details';
 import { isFailureStop, stopReasonLabel, type CompactedItem, type ErrorItem, type ToolItem, type TranscriptItem, type TurnStopItem } from './transcript';
 
 /**
@@ -36,10 +37,14 @@ export function TranscriptView({ items, onRetry, retryDisabled }: { items: reado
             return (
               <li key={item.key} class="msg msg--assistant">
                 <span class="visually-hidden">Assistant: </span>
-                <div class="msg__text msg__text--markdown">
-                  <AssistantMarkdown text={item.text} />
-                  {item.streaming && <span class="msg__caret" aria-hidden="true" />}
-                </div>
+                {item.reasoning && <Reasoning text={item.reasoning} streaming={item.streaming && item.text === ''} />}
+                {(item.text !== '' || !item.reasoning) && (
+                  <div class="msg__text msg__text--markdown">
+                    <AssistantMarkdown text={item.text} />
+                    {item.streaming && <span class="msg__caret" aria-hidden="true" />}
+                  </div>
+                )}
+                {item.answeredBy && <AnsweredByLine answeredBy={item.answeredBy} />}
               </li>
             );
           case 'tool':

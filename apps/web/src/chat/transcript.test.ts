@@ -6,10 +6,13 @@ import {
   initialChatState,
   isClearCommand,
   isFailureStop,
+  retryNotice,
   sessionTitle,
   stopReasonLabel,
   transcriptFromEvents,
   transcriptFromMessages,
+  waitingNotice,
+  type AssistantItem,
   type ChatAction,
   type ChatState,
   type ToolItem,
@@ -249,6 +252,67 @@ describe('the streamed turn', () => {
   test('unknown events from a newer server change nothing', () => {
     const state = run(initialChatState, { type: 'send', text: 'x' });
     expect(run(state, sse('something_new', { a: 1 }))).toBe(state);
+  });
+});
+
+describe('S6 the answering model, the wait and the reasoning', () => {
+  const openai = { provider: 'openai', model: 'deepseek-reasoner' };
+
+  test('"Thinking…" from the send to the first token, again from the next model request; not for /clear', () => {
+    const sending = run(initialChatState, { type: 'send', text: 'hi' });
+    expect(waitingNotice(sending)).toBe('Thinking…');
+    const asked = run(sending, sse('turn_started'), sse('model_requested', { round: 1, ...openai }));
+    expect(waitingNotice(asked)).toBe('Thinking…');
+    expect(asked.live.answeredBy).toEqual(openai);
+    expect(waitingNotice(run(asked, sse('reasoning_delta', { text: 'Hm' })))).toBeUndefined();
+    const calling = run(asked, sse('text_delta', { text: 'Let me look.' }));
+    expect(waitingNotice(calling)).toBeUndefined();
+    const tools = run(calling, sse('assistant_message', { messageId: 'a1', text: 'Let me look.', toolCalls: 1, ...openai }), sse('tool_call_started', { callId: 'c', toolName: 'x' }));
+    expect(waitingNotice(tools)).toBeUndefined();
+    expect(waitingNotice(run(tools, sse('tool_call_finished', { callId: 'c', status: 'success' }), sse('model_requested', { round: 2, ...openai })))).toBe('Thinking…');
+    expect(waitingNotice(run(asked, sse('turn_finished', { reason: 'completed' })))).toBeUndefined();
+    expect(waitingNotice(run(initialChatState, { type: 'send', text: '/clear' }))).toBeUndefined();
+  });
+
+  test('a provider retry is said in the notice until the first token', () => {
+    const retrying = run(initialChatState, { type: 'send', text: 'hi' }, sse('model_requested', { round: 1, ...openai }), sse('provider_retry', { attempt: 2, maxAttempts: 3, waitMs: 4000, reason: 'provider_rate_limited', status: 429, ...openai }));
+    expect(waitingNotice(retrying)).toBe('The provider is busy (HTTP 429); retrying in 4 s (attempt 2 of 3).');
+    expect(waitingNotice(run(retrying, sse('text_delta', { text: 'ok' })))).toBeUndefined();
+    expect(retryNotice({ attempt: 3, maxAttempts: 3, waitMs: 1500, reason: 'provider_unavailable', status: 503 })).toBe('The provider is unavailable (HTTP 503); retrying in 2 s (attempt 3 of 3).');
+    expect(retryNotice({ attempt: 2, maxAttempts: 2, waitMs: 0, reason: 'provider_unavailable' })).toBe('The provider could not be reached; retrying now (attempt 2 of 2).');
+  });
+
+  test('streamed reasoning opens the draft reply, the text joins it, and the complete message keeps both with the model', () => {
+    const state = run(
+      initialChatState,
+      { type: 'send', text: 'hi' },
+      sse('model_requested', { round: 1, ...openai }),
+      sse('reasoning_delta', { text: 'The user ' }),
+      sse('reasoning_delta', { text: 'greets me.' }),
+    );
+    expect(state.items.at(-1)).toEqual({ kind: 'assistant', key: expect.any(String), text: '', streaming: true, reasoning: 'The user greets me.', answeredBy: openai });
+    const answered = run(state, sse('text_delta', { text: 'Hello!' }));
+    expect(answered.items.at(-1)).toMatchObject({ text: 'Hello!', reasoning: 'The user greets me.', streaming: true });
+    const done = run(answered, sse('assistant_message', { messageId: 'm1', text: 'Hello!', toolCalls: 0, reasoning: 'The user greets me.', ...openai }));
+    expect(done.items.filter((item) => item.kind === 'assistant')).toEqual([{ kind: 'assistant', key: 'm1', text: 'Hello!', streaming: false, reasoning: 'The user greets me.', answeredBy: openai }]);
+  });
+
+  test('stored messages show their model and reasoning; older streams take the model from the request before the message', () => {
+    const items = transcriptFromEvents([
+      sent({ messageId: 'u', role: 'user', text: 'hi' }),
+      stored('ModelRequested', { provider: 'anthropic', model: 'claude-old', toolNames: [], schemaTokens: 0 }),
+      sent({ messageId: 'a1', role: 'assistant', text: 'Old style.', toolCalls: [] }),
+      stored('ModelRequested', { provider: 'anthropic', model: 'claude-old', toolNames: [], schemaTokens: 0 }),
+      sent({ messageId: 'a2', role: 'assistant', text: 'New style.', toolCalls: [], provider: 'openai', model: 'deepseek-reasoner', reasoning: 'Thought.' }),
+      sent({ messageId: 'a3', role: 'assistant', text: '', toolCalls: [], reasoning: 'Only thought.' }),
+    ]);
+    const replies = items.filter((item): item is AssistantItem => item.kind === 'assistant');
+    expect(replies.map((r) => [r.key, r.answeredBy?.model, r.reasoning])).toEqual([
+      ['a1', 'claude-old', undefined],
+      ['a2', 'deepseek-reasoner', 'Thought.'],
+      ['a3', 'claude-old', 'Only thought.'],
+    ]);
+    expect(transcriptFromMessages([{ messageId: 'a', role: 'assistant', text: 'x', toolCalls: [] }])[0]).not.toHaveProperty('answeredBy');
   });
 });
 

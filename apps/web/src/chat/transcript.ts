@@ -27,6 +27,24 @@ export interface AssistantItem {
   readonly text: string;
   /** Still receiving `text_delta`s. */
   readonly streaming: boolean;
+  /** The provider and model that produced the reply, shown quietly under it. */
+  readonly answeredBy?: AnsweredBy;
+  /** The model's reasoning ("thinking"), shown collapsed above the reply, as plain text. */
+  readonly reasoning?: string;
+}
+
+export interface AnsweredBy {
+  readonly provider: string;
+  readonly model: string;
+}
+
+/** A `provider_retry` update: the model request failed and is sent again after `waitMs`. */
+export interface ProviderRetry {
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  readonly waitMs: number;
+  readonly reason: string;
+  readonly status?: number;
 }
 
 export interface ToolItem {
@@ -96,6 +114,12 @@ interface LiveTurn {
   /** A `turn_finished` arrived (so an aborted stream needs no local stop notice). */
   readonly finished: boolean;
   readonly counter: number;
+  /** Sent, or the model asked, and no token of this round yet: the page shows "Thinking…". */
+  readonly waiting?: boolean;
+  /** Who the running round asks (`model_requested`). */
+  readonly answeredBy?: AnsweredBy;
+  /** The provider failed and the server retries: said in the thinking notice until a token arrives. */
+  readonly retry?: ProviderRetry;
 }
 
 export const initialChatState: ChatState = {
@@ -159,7 +183,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const sent: UserItem = { kind: 'user', key: `local-${counter}`, text: action.text, pending: true, ...(action.idempotencyKey ? { idempotencyKey: action.idempotencyKey } : {}) };
       const items = command ? kept : [...kept, sent];
       const status = isClearCommand(action.text) ? 'Clearing the conversation…' : command ? 'Compacting the conversation…' : 'Message sent. Waiting for the reply…';
-      return { ...state, items, turn: 'running', busyElsewhere: false, live, status };
+      return { ...state, items, turn: 'running', busyElsewhere: false, live: { ...live, waiting: !command }, status };
     }
     case 'sse':
       return applyStreamEvent(state, action.event);
@@ -194,23 +218,32 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
   switch (event) {
     case 'turn_started':
       return { ...state, items: state.items.map((item) => (item.kind === 'user' && item.pending ? { ...item, pending: false } : item)) };
-    case 'model_requested':
-      return { ...state, live: { ...live, round: Number(d.round) || live.round + 1 }, status: state.turn === 'cancelling' ? state.status : 'The assistant is thinking…' };
-    case 'text_delta': {
-      const text = String(d.text ?? '');
-      const last = state.items[state.items.length - 1];
-      if (last?.kind === 'assistant' && last.streaming) return { ...state, items: [...state.items.slice(0, -1), { ...last, text: last.text + text }] };
-      const draft: AssistantItem = { kind: 'assistant', key: `draft-${live.counter}-${live.round}`, text, streaming: true };
-      return { ...state, items: [...state.items, draft], status: 'The assistant is replying…' };
+    case 'model_requested': {
+      const answeredBy = answeredByOf(d) ?? live.answeredBy;
+      return {
+        ...state,
+        live: { ...live, round: Number(d.round) || live.round + 1, waiting: true, retry: undefined, ...(answeredBy ? { answeredBy } : {}) },
+        status: state.turn === 'cancelling' ? state.status : 'The assistant is thinking…',
+      };
     }
+    case 'provider_retry':
+      return { ...state, live: { ...live, waiting: true, retry: retryOf(d) } };
+    case 'reasoning_delta':
+      return appendToDraft(state, { reasoning: String(d.text ?? '') });
+    case 'text_delta':
+      return { ...appendToDraft(state, { text: String(d.text ?? '') }), status: 'The assistant is replying…' };
     case 'assistant_message': {
       const key = String(d.messageId ?? `${live.assistantKey}-${live.round}`);
       const text = String(d.text ?? '');
+      const draft = state.items.find((item): item is AssistantItem => item.kind === 'assistant' && item.streaming);
+      const reasoning = typeof d.reasoning === 'string' ? d.reasoning : draft?.reasoning;
+      const answeredBy = answeredByOf(d) ?? live.answeredBy;
       const withoutDraft = state.items.filter((item) => !(item.kind === 'assistant' && item.streaming));
-      const items = text ? [...withoutDraft, { kind: 'assistant' as const, key, text, streaming: false }] : withoutDraft;
+      const reply: AssistantItem = { kind: 'assistant', key, text, streaming: false, ...(answeredBy ? { answeredBy } : {}), ...(reasoning ? { reasoning } : {}) };
+      const items = text || reasoning ? [...withoutDraft, reply] : withoutDraft;
       const calls = Number(d.toolCalls) || 0;
       const status = calls > 0 ? `Running ${calls} tool call${calls === 1 ? '' : 's'}…` : text ? `The assistant replied: ${text}` : state.status;
-      return { ...state, items, live: { ...live, assistantKey: key, toolIndex: 0 }, status };
+      return { ...state, items, live: { ...live, assistantKey: key, toolIndex: 0, waiting: false, retry: undefined }, status };
     }
     case 'tool_call_started': {
       const card: ToolItem = {
@@ -281,17 +314,80 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
   }
 }
 
+/**
+ * A streamed piece of the running reply: the first one (text or reasoning) opens a draft reply
+ * and ends the "Thinking…" wait; later ones grow it.
+ */
+function appendToDraft(state: ChatState, piece: { readonly text?: string; readonly reasoning?: string }): ChatState {
+  const { live } = state;
+  const next = { ...state, live: { ...live, waiting: false, retry: undefined } };
+  const last = state.items[state.items.length - 1];
+  if (last?.kind === 'assistant' && last.streaming) {
+    const grown: AssistantItem = {
+      ...last,
+      text: last.text + (piece.text ?? ''),
+      ...(piece.reasoning ? { reasoning: (last.reasoning ?? '') + piece.reasoning } : {}),
+    };
+    return { ...next, items: [...state.items.slice(0, -1), grown] };
+  }
+  const draft: AssistantItem = {
+    kind: 'assistant',
+    key: `draft-${live.counter}-${live.round}`,
+    text: piece.text ?? '',
+    streaming: true,
+    ...(live.answeredBy ? { answeredBy: live.answeredBy } : {}),
+    ...(piece.reasoning ? { reasoning: piece.reasoning } : {}),
+  };
+  return { ...next, items: [...state.items, draft] };
+}
+
+function answeredByOf(data: Record<string, any>): AnsweredBy | undefined {
+  return typeof data.provider === 'string' && data.provider && typeof data.model === 'string' && data.model ? { provider: data.provider, model: data.model } : undefined;
+}
+
+function retryOf(data: Record<string, any>): ProviderRetry {
+  return {
+    attempt: Number(data.attempt) || 2,
+    maxAttempts: Number(data.maxAttempts) || Number(data.attempt) || 2,
+    waitMs: Math.max(0, Number(data.waitMs) || 0),
+    reason: String(data.reason ?? ''),
+    ...(typeof data.status === 'number' ? { status: data.status } : {}),
+  };
+}
+
+/**
+ * What the waiting indicator says, or undefined when nothing is awaited: from the send (or a
+ * model request) to the first token, with the provider's retries in words.
+ */
+export function waitingNotice(state: ChatState): string | undefined {
+  if (state.turn !== 'running' || !state.live.waiting) return undefined;
+  return state.live.retry ? retryNotice(state.live.retry) : 'Thinking…';
+}
+
+/** "The provider is busy (HTTP 429); retrying in 4 s (attempt 2 of 3)." */
+export function retryNotice(retry: ProviderRetry): string {
+  const why = retry.reason === 'provider_rate_limited' ? 'is busy' : retry.status !== undefined ? 'is unavailable' : 'could not be reached';
+  const seconds = Math.ceil(retry.waitMs / 1000);
+  const when = seconds > 0 ? `retrying in ${seconds} s` : 'retrying now';
+  return `The provider ${why}${retry.status !== undefined ? ` (HTTP ${retry.status})` : ''}; ${when} (attempt ${retry.attempt} of ${retry.maxAttempts}).`;
+}
+
 /** The transcript since the last clear, from a session's stored events. */
 export function transcriptFromEvents(events: readonly StoredEvent[], turnInProgress = false): TranscriptItem[] {
   let items: TranscriptItem[] = [];
+  // Older streams do not name the model on the message: the request before it does.
+  let requested: AnsweredBy | undefined;
   for (const event of events) {
     const data = (event.data ?? {}) as Record<string, any>;
     switch (event.type) {
       case 'SessionCleared':
         items = [];
         break;
+      case 'ModelRequested':
+        requested = answeredByOf(data);
+        break;
       case 'MessageSent':
-        items = appendMessage(items, data as MessageData);
+        items = appendMessage(items, data as MessageData, requested);
         break;
       case 'ToolGroupLoaded':
         if (data.source?.kind === 'tool_call') {
@@ -331,12 +427,15 @@ export function transcriptFromMessages(messages: readonly MessageData[], turnInP
   return settleStored(items, turnInProgress);
 }
 
-function appendMessage(items: TranscriptItem[], message: MessageData): TranscriptItem[] {
+function appendMessage(items: TranscriptItem[], message: MessageData, requested?: AnsweredBy): TranscriptItem[] {
   switch (message.role) {
     case 'user':
       return [...items, { kind: 'user', key: message.messageId, text: message.text }];
     case 'assistant': {
-      const next: TranscriptItem[] = message.text ? [...items, { kind: 'assistant', key: message.messageId, text: message.text, streaming: false }] : [...items];
+      const answeredBy = answeredByOf(message) ?? requested;
+      const reasoning = typeof message.reasoning === 'string' ? message.reasoning : '';
+      const reply: AssistantItem = { kind: 'assistant', key: message.messageId, text: message.text, streaming: false, ...(answeredBy ? { answeredBy } : {}), ...(reasoning ? { reasoning } : {}) };
+      const next: TranscriptItem[] = message.text || reasoning ? [...items, reply] : [...items];
       (message.toolCalls ?? []).forEach((call, index) => {
         next.push({ kind: 'tool', key: `${message.messageId}:${index}`, callId: call.callId, toolName: call.toolName, arguments: call.arguments ?? {}, status: 'running' });
       });

@@ -56,6 +56,9 @@ export interface ReplyCut {
   readonly argumentsCut: readonly string[];
   /** The provider state (thinking blocks, signatures) was dropped. */
   readonly providerMetadataDropped: boolean;
+  /** Bytes (UTF-8) of the reasoning as streamed and as recorded; only when the reply had reasoning. */
+  readonly reasoningBytes?: number;
+  readonly keptReasoningBytes?: number;
 }
 
 export interface AssistantMessageData {
@@ -82,6 +85,22 @@ export interface AssistantMessageData {
    * is the same after a restart or on another replica. Absent in older streams.
    */
   readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+  /**
+   * The provider and model that produced this reply (the UI shows them on the message). The
+   * `ModelRequested` before it says the same; kept here too so a message read on its own (the
+   * session view) names its model. Absent in older streams: readers fall back to the last
+   * `ModelRequested` before the message.
+   */
+  readonly provider?: string;
+  readonly model?: string;
+  /**
+   * The reasoning ("thinking") the provider streamed before the answer, as plain text, redacted
+   * like the reply: Anthropic thinking blocks, Gemini thought summaries, `reasoning_content` of
+   * OpenAI-compatible servers. Shown to the user, never sent back to the model (Anthropic's
+   * signed blocks travel in `providerMetadata`). Cut first when the reply is over the append
+   * limit. Absent when the provider sent none, and in older streams.
+   */
+  readonly reasoning?: string;
 }
 
 interface ToolResultBase {

@@ -219,6 +219,24 @@ describe('session decider', () => {
     expect(thrownCode(() => s.when({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'x', toolCalls: [call], partial: true }))).toBe('invalid_command');
   });
 
+  it('S6 an assistant message records which provider and model answered and the streamed reasoning; empty ones are left out, a blank model is invalid_command', () => {
+    const s = sessionScenario(catalogue).given(start);
+    const [event] = s.when({ type: 'RecordAssistantMessage', messageId: 'a1', text: 'Hi.', toolCalls: [], provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
+    expect(event?.data).toEqual({ messageId: 'a1', role: 'assistant', text: 'Hi.', toolCalls: [], provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
+    expect(s.state().messages.at(-1)).toMatchObject({ provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
+    const [plain] = s.when({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'Hi.', toolCalls: [], reasoning: '' });
+    expect(plain?.data).toEqual({ messageId: 'a2', role: 'assistant', text: 'Hi.', toolCalls: [] });
+    expect(thrownCode(() => s.when({ type: 'RecordAssistantMessage', messageId: 'a3', text: 'x', toolCalls: [], model: ' ' }))).toBe('invalid_command');
+    expect(thrownCode(() => s.when({ type: 'RecordAssistantMessage', messageId: 'a3', text: 'x', toolCalls: [], reasoning: 5 as unknown as string }))).toBe('invalid_command');
+  });
+
+  it('S6 an assistant message recorded before provider, model and reasoning existed still replays', () => {
+    const old = { type: 'MessageSent', data: { messageId: 'a1', role: 'assistant', text: 'Old reply.', toolCalls: [] }, metadata: { eventId: 'e1', occurredAt: '2025-01-01T00:00:00.000Z', correlationId: 'e1', causationId: 'e1', schemaVersion: 1 } };
+    const state = replay([...decide(start, initialSessionState, { now: () => new Date(0), newId: deterministicIds('k'), catalogue }), old]);
+    expect(state.messages).toEqual([{ messageId: 'a1', role: 'assistant', text: 'Old reply.', toolCalls: [] }]);
+    expect(state.skippedEvents).toBe(0);
+  });
+
   it('a model request records exactly the tools sent and the schema token count', () => {
     const s = sessionScenario(catalogue).given(start);
     const [event] = s.when({ type: 'RecordModelRequest', provider: 'anthropic', model: 'claude-x', toolNames: ['a', 'b'], schemaTokens: 321 });

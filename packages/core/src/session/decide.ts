@@ -1,7 +1,7 @@
 import { stampEvents } from '../aggregate/stamp-events';
-import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type SessionEvent } from '../events/session-events';
+import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type AssistantMessageData, type SessionEvent } from '../events/session-events';
 import type { ToolCatalogue } from '../tools/tool-catalogue';
-import type { SessionCommand } from './session-commands';
+import type { RecordAssistantMessage, SessionCommand } from './session-commands';
 import { sessionErrors } from './session-errors';
 import { isAllowedCut } from './compaction-boundary';
 import { isGroupLoaded, type SessionState } from './session-state';
@@ -87,6 +87,7 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
             ...(command.adjustments ? { adjustments: command.adjustments } : {}),
             ...(command.partial ? { partial: true as const } : {}),
             ...(command.usage ? { usage: { inputTokens: tokenCount('usage.inputTokens', command.usage.inputTokens), outputTokens: tokenCount('usage.outputTokens', command.usage.outputTokens) } } : {}),
+            ...answeredBy(command),
           },
         },
       ];
@@ -285,4 +286,16 @@ function tokenCount(field: string, value: unknown): number {
 
 function requireString(field: string, value: unknown): void {
   if (typeof value !== 'string') throw sessionErrors.invalidCommand(`${field} must be a string.`);
+}
+
+/** The optional "who answered" and reasoning fields of an assistant message; empty ones are left out. */
+function answeredBy(command: RecordAssistantMessage): Pick<AssistantMessageData, 'provider' | 'model' | 'reasoning'> {
+  if (command.provider !== undefined) requireText('provider', command.provider);
+  if (command.model !== undefined) requireText('model', command.model);
+  if (command.reasoning !== undefined) requireString('reasoning', command.reasoning);
+  return {
+    ...(command.provider ? { provider: command.provider } : {}),
+    ...(command.model ? { model: command.model } : {}),
+    ...(command.reasoning ? { reasoning: command.reasoning } : {}),
+  };
 }

@@ -43,6 +43,36 @@ describe('fitReply', () => {
     expect(fitted.cut).toMatchObject({ argumentsCut: ['big'], textBytes: 8, keptTextBytes: 8 });
   });
 
+  it('S6 cuts the reasoning first, to what the rest leaves, with a note; text, calls and provider state stay whole', () => {
+    const reply: ReplyParts = {
+      text: 'The answer.',
+      toolCalls: [{ callId: 'c1', toolName: 'read_file', arguments: { path: 'a' } }],
+      providerMetadata: { provider: 'anthropic', data: { blocks: [] } },
+      reasoning: 'r'.repeat(30_000),
+    };
+    const fitted = fitReply(reply, LIMIT);
+    expect(bytes(fitted.reply)).toBeLessThanOrEqual(LIMIT);
+    expect(bytes(fitted.reply)).toBeGreaterThan(LIMIT - 200);
+    expect(fitted.reply).toMatchObject({ text: 'The answer.', toolCalls: reply.toolCalls, providerMetadata: reply.providerMetadata });
+    expect(fitted.reply.reasoning).toMatch(/^r+\n\n\[OneClaw: the reasoning was cut here to fit the record size limit; \d+ of 30000 bytes kept\.\]$/);
+    expect(fitted.cut).toEqual({
+      limitBytes: LIMIT,
+      textBytes: 11,
+      keptTextBytes: 11,
+      argumentsCut: [],
+      providerMetadataDropped: false,
+      reasoningBytes: 30_000,
+      keptReasoningBytes: new TextEncoder().encode(fitted.reply.reasoning).length,
+    });
+  });
+
+  it('S6 drops the reasoning entirely when the text alone is over the limit', () => {
+    const fitted = fitReply({ text: 't'.repeat(20_000), toolCalls: [], reasoning: 'short thought' }, LIMIT);
+    expect(bytes(fitted.reply)).toBeLessThanOrEqual(LIMIT);
+    expect(fitted.reply.reasoning).toBeUndefined();
+    expect(fitted.cut).toMatchObject({ reasoningBytes: 13, keptReasoningBytes: 0, textBytes: 20_000 });
+  });
+
   it('drops large provider state before cutting more text', () => {
     const fitted = fitReply({ text: 'ok', toolCalls: [], providerMetadata: { provider: 'anthropic', data: 'z'.repeat(20_000) } }, LIMIT);
     expect(fitted.reply).toEqual({ text: 'ok', toolCalls: [] });

@@ -5,6 +5,8 @@ export interface ReplyParts {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
   readonly providerMetadata?: { readonly provider: string; readonly data: unknown };
+  /** Shown to the user only, never sent back to the model: the first thing cut. */
+  readonly reasoning?: string;
 }
 
 export interface FittedReply {
@@ -20,15 +22,15 @@ export function cutArgumentsMarker(bytes: number): Readonly<Record<string, unkno
 
 /**
  * Makes a model reply fit one event of at most `limitBytes` of JSON (the store refuses larger
- * appends), instead of failing the turn. In order, until it fits: the largest tool-call
- * arguments are replaced by a marker while arguments take more than half the budget; provider
- * state is dropped while it takes more than a quarter; the text is cut, with a note saying so;
+ * appends), instead of failing the turn. In order, until it fits: the reasoning is cut (with a
+ * note), as it is there for the reader only; the largest tool-call arguments are replaced by a
+ * marker while arguments take more than half the budget; provider state is dropped while it
+ * takes more than a quarter; the text is cut, with a note saying so;
  * then every argument and the provider state go. The text's start, the calls and their ids
  * are always kept: the tools run with the full arguments and every call gets its result.
  */
 export function fitReply(reply: ReplyParts, limitBytes: number): FittedReply {
   if (jsonBytes(reply) <= limitBytes) return { reply };
-  const textBytes = utf8Bytes(reply.text);
   const calls = [...reply.toolCalls];
   const argumentsCut: string[] = [];
   const cutArguments = (index: number): void => {
@@ -38,30 +40,38 @@ export function fitReply(reply: ReplyParts, limitBytes: number): FittedReply {
     argumentsCut.push(call.callId);
   };
   const bySize = calls.map((c, i) => ({ i, bytes: jsonBytes(c.arguments) })).sort((a, b) => b.bytes - a.bytes);
+  let providerMetadata = reply.providerMetadata;
+  let text = reply.text;
+  let reasoning = reply.reasoning ?? '';
+  const build = (): ReplyParts => ({ text, toolCalls: calls, ...(providerMetadata ? { providerMetadata } : {}), ...(reasoning ? { reasoning } : {}) });
+  // The reasoning gets what the rest leaves; nothing when the rest alone is over the limit.
+  const reasoningRoom = limitBytes - jsonBytes({ ...build(), reasoning: '' });
+  if (reasoning && jsonBytes(reasoning) > reasoningRoom) reasoning = cutText(reasoning, reasoningRoom, 'reasoning');
+  if (jsonBytes(build()) <= limitBytes) return { reply: build(), cut: cutOf(reply, build(), limitBytes, []) };
+
   for (const { i } of bySize) {
     if (jsonBytes(calls) <= limitBytes / 2) break;
     cutArguments(i);
   }
-  let providerMetadata = reply.providerMetadata;
   if (providerMetadata && jsonBytes(providerMetadata) > limitBytes / 4) providerMetadata = undefined;
 
-  let text = reply.text;
-  const build = (): ReplyParts => ({ text, toolCalls: calls, ...(providerMetadata ? { providerMetadata } : {}) });
   if (jsonBytes(build()) > limitBytes) text = cutText(reply.text, limitBytes - jsonBytes({ ...build(), text: '' }));
   if (jsonBytes(build()) > limitBytes) {
     calls.forEach((_, i) => cutArguments(i));
     providerMetadata = undefined;
     text = cutText(reply.text, limitBytes - jsonBytes({ ...build(), text: '' }));
   }
+  return { reply: build(), cut: cutOf(reply, build(), limitBytes, argumentsCut) };
+}
+
+function cutOf(original: ReplyParts, kept: ReplyParts, limitBytes: number, argumentsCut: readonly string[]): ReplyCut {
   return {
-    reply: build(),
-    cut: {
-      limitBytes,
-      textBytes,
-      keptTextBytes: utf8Bytes(text),
-      argumentsCut,
-      providerMetadataDropped: reply.providerMetadata !== undefined && providerMetadata === undefined,
-    },
+    limitBytes,
+    textBytes: utf8Bytes(original.text),
+    keptTextBytes: utf8Bytes(kept.text),
+    argumentsCut,
+    providerMetadataDropped: original.providerMetadata !== undefined && kept.providerMetadata === undefined,
+    ...(original.reasoning !== undefined ? { reasoningBytes: utf8Bytes(original.reasoning), keptReasoningBytes: utf8Bytes(kept.reasoning ?? '') } : {}),
   };
 }
 
@@ -69,8 +79,8 @@ export function fitReply(reply: ReplyParts, limitBytes: number): FittedReply {
  * The longest start of `text` that, with a note saying it was cut, takes at most `budget` bytes
  * as a JSON string. Never splits a surrogate pair. Empty when not even the note fits.
  */
-function cutText(text: string, budget: number): string {
-  const note = (kept: number) => `\n\n[OneClaw: the reply was cut here to fit the record size limit; ${kept} of ${utf8Bytes(text)} bytes kept.]`;
+function cutText(text: string, budget: number, what: 'reply' | 'reasoning' = 'reply'): string {
+  const note = (kept: number) => `\n\n[OneClaw: the ${what} was cut here to fit the record size limit; ${kept} of ${utf8Bytes(text)} bytes kept.]`;
   const fits = (end: number) => jsonBytes(text.slice(0, end) + note(utf8Bytes(text.slice(0, end)))) <= budget;
   if (!fits(0)) return '';
   let low = 0;

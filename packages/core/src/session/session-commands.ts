@@ -26,6 +26,11 @@ export interface RecordAssistantMessage {
   readonly partial?: boolean;
   /** The provider's token counts for the request that produced the reply. */
   readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+  /** Which provider and model answered. */
+  readonly provider?: string;
+  readonly model?: string;
+  /** The reasoning the provider streamed, as plain text (already redacted). */
+  readonly reasoning?: string;
 }
 
 export type RecordToolResult = {

@@ -76,6 +76,17 @@ describe('S2 Anthropic provider against a loopback fake Anthropic server', () =>
     });
   });
 
+  it('S6 streams thinking_delta pieces as reasoning deltas and returns the thinking as reasoning text beside the signed blocks', async () => {
+    fake.enqueue({ thinking: ['Let me ', 'think.'], text: 'Answer.' });
+    const reasoning: string[] = [];
+    const text: string[] = [];
+    const reply = await provider.complete(request(HELLO), { onReasoningDelta: (t) => reasoning.push(t), onTextDelta: (t) => text.push(t) });
+    expect(reasoning).toEqual(['Let me ', 'think.']);
+    expect(text).toEqual(['Answer.']);
+    expect(reply).toMatchObject({ text: 'Answer.', reasoning: 'Let me think.' });
+    expect(reply.providerMetadata).toEqual({ provider: 'anthropic', data: { blocks: [{ type: 'thinking', thinking: 'Let me think.', signature: 'fake-thinking-signature-1' }] } });
+  });
+
   it('encodes the history exactly: thinking echoed, tool results and the next user text merged into one user message', async () => {
     fake.enqueue(fakeReply.text('ok'));
     await provider.complete(

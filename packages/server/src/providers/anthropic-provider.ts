@@ -56,7 +56,9 @@ export class AnthropicProvider implements ModelProvider {
         secret: apiKey,
         signal: request.signal,
         onTextDelta: handlers.onTextDelta,
-        createDecoder: (emitText) => new AnthropicStreamDecoder(emitText, apiKey),
+        onReasoningDelta: handlers.onReasoningDelta,
+        onRetry: handlers.onRetry,
+        createDecoder: (emitText, emitReasoning) => new AnthropicStreamDecoder(emitText, apiKey, emitReasoning),
       },
       this.transport,
     );
@@ -139,6 +141,7 @@ class AnthropicStreamDecoder implements StreamDecoder<ModelResponse> {
   constructor(
     private readonly emitText: (text: string) => void,
     private readonly secret: string | undefined,
+    private readonly emitReasoning: (text: string) => void,
   ) {}
 
   onEvent(event: EventSourceMessage): void {
@@ -192,12 +195,14 @@ class AnthropicStreamDecoder implements StreamDecoder<ModelResponse> {
       else if (block.kind === 'redacted_thinking') thinking.push({ type: 'redacted_thinking', data: block.data });
     }
     const metadata: AnthropicMetadata = { blocks: thinking };
+    const reasoning = thinking.flatMap((block) => (block.type === 'thinking' && block.thinking !== '' ? [block.thinking] : [])).join('\n\n');
     return {
       text,
       toolCalls,
       usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens },
       stopReason: this.stopReason ?? 'end_turn',
       ...(thinking.length > 0 ? { providerMetadata: { provider: 'anthropic' as const, data: metadata } } : {}),
+      ...(reasoning !== '' ? { reasoning } : {}),
     };
   }
 
@@ -212,8 +217,11 @@ class AnthropicStreamDecoder implements StreamDecoder<ModelResponse> {
         // A call without id or name is the model's mistake, not an unreadable reply: the turn
         // gives it an id (uniqueCallIds) and answers it tool_not_found, and the user's request goes on.
         return { kind: 'tool_use', id: block.id ?? '', name: block.name ?? '', json: '', startInput: block.input };
-      case 'thinking':
-        return { kind: 'thinking', thinking: block.thinking ?? '', signature: block.signature ?? '' };
+      case 'thinking': {
+        const thinking = block.thinking ?? '';
+        this.emitReasoning(thinking);
+        return { kind: 'thinking', thinking, signature: block.signature ?? '' };
+      }
       case 'redacted_thinking':
         return { kind: 'redacted_thinking', data: block.data ?? '' };
       default:
@@ -233,7 +241,10 @@ class AnthropicStreamDecoder implements StreamDecoder<ModelResponse> {
         if (block.kind === 'tool_use' && typeof delta.partial_json === 'string') block.json += delta.partial_json;
         return;
       case 'thinking_delta':
-        if (block.kind === 'thinking' && typeof delta.thinking === 'string') block.thinking += delta.thinking;
+        if (block.kind === 'thinking' && typeof delta.thinking === 'string') {
+          block.thinking += delta.thinking;
+          this.emitReasoning(delta.thinking);
+        }
         return;
       case 'signature_delta':
         if (block.kind === 'thinking' && typeof delta.signature === 'string') block.signature += delta.signature;

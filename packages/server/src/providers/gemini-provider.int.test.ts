@@ -63,6 +63,18 @@ describe('S2 Gemini provider against a loopback fake Gemini server', () => {
     expect(reply.providerMetadata).toEqual({ provider: 'gemini', data: { callSignatures: { 'gemini-0-read_file': 'sig-gemini-1' } } });
   });
 
+  it('S6 streams `thought: true` parts as reasoning deltas, never as answer text, and never sends them back', async () => {
+    fake.enqueue({ thinking: ['Considering ', 'the question.'], text: 'Answer.' }, fakeReply.text('ok'));
+    const reasoning: string[] = [];
+    const text: string[] = [];
+    const reply = await provider.complete(request(HELLO), { onReasoningDelta: (t) => reasoning.push(t), onTextDelta: (t) => text.push(t) });
+    expect(reasoning).toEqual(['Considering ', 'the question.']);
+    expect(text).toEqual(['Answer.']);
+    expect(reply).toMatchObject({ text: 'Answer.', reasoning: 'Considering the question.' });
+    await provider.complete(request([...HELLO, { role: 'assistant', text: reply.text, toolCalls: [] }, { role: 'user', text: 'More' }]));
+    expect(JSON.stringify(fake.requests[1]?.body)).not.toContain('Considering');
+  });
+
   it('keeps the signature of a text-only reply', async () => {
     fake.enqueue({ text: 'Plain answer.', thoughtSignature: 'sig-text' });
     const reply = await provider.complete(request(HELLO));

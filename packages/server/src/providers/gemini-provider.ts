@@ -57,7 +57,9 @@ export class GeminiProvider implements ModelProvider {
         secret: apiKey,
         signal: request.signal,
         onTextDelta: handlers.onTextDelta,
-        createDecoder: (emitText) => new GeminiStreamDecoder(emitText, apiKey),
+        onReasoningDelta: handlers.onReasoningDelta,
+        onRetry: handlers.onRetry,
+        createDecoder: (emitText, emitReasoning) => new GeminiStreamDecoder(emitText, apiKey, emitReasoning),
       },
       this.transport,
     );
@@ -129,6 +131,7 @@ export function geminiCallId(index: number, name: string): string {
 
 class GeminiStreamDecoder implements StreamDecoder<ModelResponse> {
   private text = '';
+  private reasoning = '';
   private readonly calls: ModelToolCall[] = [];
   private textSignature: string | undefined;
   private readonly callSignatures: Record<string, string> = {};
@@ -139,6 +142,7 @@ class GeminiStreamDecoder implements StreamDecoder<ModelResponse> {
   constructor(
     private readonly emitText: (text: string) => void,
     private readonly secret: string | undefined,
+    private readonly emitReasoning: (text: string) => void,
   ) {}
 
   onEvent(event: EventSourceMessage): void {
@@ -177,6 +181,7 @@ class GeminiStreamDecoder implements StreamDecoder<ModelResponse> {
       usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens },
       stopReason: this.finishReason,
       ...(Object.keys(metadata).length > 0 ? { providerMetadata: { provider: 'gemini' as const, data: metadata } } : {}),
+      ...(this.reasoning !== '' ? { reasoning: this.reasoning } : {}),
     };
   }
 
@@ -189,8 +194,14 @@ class GeminiStreamDecoder implements StreamDecoder<ModelResponse> {
       if (part.thoughtSignature) this.callSignatures[callId] = part.thoughtSignature;
       return;
     }
-    // Thought summaries are not part of the answer.
-    if (part.thought) return;
+    // Thought summaries (sent when thinkingConfig.includeThoughts is set) are reasoning, not the answer.
+    if (part.thought) {
+      if (typeof part.text === 'string') {
+        this.reasoning += part.text;
+        this.emitReasoning(part.text);
+      }
+      return;
+    }
     if (typeof part.text === 'string') {
       this.text += part.text;
       this.emitText(part.text);

@@ -6,6 +6,7 @@ export type {
   ModelStreamHandlers,
   ModelToolCall,
   ProviderMetadata,
+  ProviderRetryNotice,
   TokenUsage,
 } from './model-provider';
 export { createModelProvider, type ModelProviderConfig } from './create-model-provider';

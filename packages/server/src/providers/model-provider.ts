@@ -59,11 +59,34 @@ export interface ModelResponse {
   /** The provider's own stop reason, as sent (e.g. `tool_calls`, `end_turn`, `STOP`). */
   readonly stopReason: string;
   readonly providerMetadata?: ProviderMetadata;
+  /**
+   * The reasoning the provider streamed, as plain text (Anthropic thinking blocks, Gemini thought
+   * summaries, `reasoning_content` / `reasoning` of OpenAI-compatible servers). For the reader
+   * only: it is never sent back (Anthropic's signed blocks travel in `providerMetadata`).
+   */
+  readonly reasoning?: string;
+}
+
+/** A failed attempt that will be retried after `waitMs` (429, 5xx, connection failure). */
+export interface ProviderRetryNotice {
+  /** The attempt about to be made, counting the first: 2 for the first retry. */
+  readonly attempt: number;
+  /** Every attempt allowed, the first included. */
+  readonly maxAttempts: number;
+  readonly waitMs: number;
+  /** The failure's code: `provider_rate_limited` or `provider_unavailable`. */
+  readonly reason: string;
+  /** The HTTP status, when the provider answered at all. */
+  readonly status?: number;
 }
 
 export interface ModelStreamHandlers {
   /** Each piece of assistant text as it arrives. */
   readonly onTextDelta?: (text: string) => void;
+  /** Each piece of reasoning ("thinking") as it arrives, before or between the text. */
+  readonly onReasoningDelta?: (text: string) => void;
+  /** Before each wait between attempts: the user sees why nothing arrives yet. */
+  readonly onRetry?: (notice: ProviderRetryNotice) => void;
 }
 
 /**

@@ -49,6 +49,38 @@ describe('S2 OpenAI-compatible provider against a loopback fake OpenAI server', 
     expect(fake.requests[0]?.path).toBe('/v1/chat/completions');
   });
 
+  it('S6 streams DeepSeek-style reasoning_content as reasoning deltas, apart from the answer, and never sends it back', async () => {
+    fake.enqueue({ thinking: ['The user ', 'greets me.'], text: 'Hello!' }, fakeReply.text('Again.'));
+    const reasoning: string[] = [];
+    const text: string[] = [];
+    const reply = await provider.complete(request(HELLO), { onReasoningDelta: (t) => reasoning.push(t), onTextDelta: (t) => text.push(t) });
+    expect(reasoning).toEqual(['The user ', 'greets me.']);
+    expect(text).toEqual(['Hello!']);
+    expect(reply).toMatchObject({ text: 'Hello!', reasoning: 'The user greets me.' });
+    await provider.complete(request([...HELLO, { role: 'assistant', text: reply.text, toolCalls: [] }, { role: 'user', text: 'More' }]));
+    expect(JSON.stringify(fake.requests[1]?.body)).not.toContain('greets me');
+  });
+
+  it("S6 reads OpenRouter's `reasoning` delta field the same way; a reply without reasoning has no reasoning field", async () => {
+    fake.enqueue({ thinking: 'Short thought.', reasoningField: 'reasoning', text: 'Done.' }, fakeReply.text('Plain.'));
+    const reasoning: string[] = [];
+    expect(await provider.complete(request(HELLO), { onReasoningDelta: (t) => reasoning.push(t) })).toMatchObject({ text: 'Done.', reasoning: 'Short thought.' });
+    expect(reasoning.join('')).toBe('Short thought.');
+    expect(await provider.complete(request(HELLO))).not.toHaveProperty('reasoning');
+  });
+
+  it('S6 tells the caller about each retry (attempt, wait, reason, status) before waiting', async () => {
+    fake.enqueue(fakeReply.rateLimited(3), fakeReply.error(503), fakeReply.text('third time'));
+    const notices: unknown[] = [];
+    const reply = await provider.complete(request(HELLO), { onRetry: (n) => notices.push(n) });
+    expect(reply.text).toBe('third time');
+    // FAST caps every wait at 1 ms; retry-after asked for 3 s.
+    expect(notices).toEqual([
+      { attempt: 2, maxAttempts: 3, waitMs: 1, reason: 'provider_rate_limited', status: 429 },
+      { attempt: 3, maxAttempts: 3, waitMs: 1, reason: 'provider_unavailable', status: 503 },
+    ]);
+  });
+
   it('accumulates tool calls whose arguments arrive in several chunks', async () => {
     fake.enqueue({
       text: 'Reading.',

@@ -52,7 +52,9 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         secret: apiKey,
         signal: request.signal,
         onTextDelta: handlers.onTextDelta,
-        createDecoder: (emitText) => new OpenAiStreamDecoder(emitText, apiKey),
+        onReasoningDelta: handlers.onReasoningDelta,
+        onRetry: handlers.onRetry,
+        createDecoder: (emitText, emitReasoning) => new OpenAiStreamDecoder(emitText, apiKey, emitReasoning),
       },
       this.transport,
     );
@@ -113,6 +115,7 @@ interface PartialToolCall {
 
 class OpenAiStreamDecoder implements StreamDecoder<ModelResponse> {
   private text = '';
+  private reasoning = '';
   private readonly calls = new Map<number, PartialToolCall>();
   private finishReason: string | undefined;
   private sawDone = false;
@@ -122,6 +125,7 @@ class OpenAiStreamDecoder implements StreamDecoder<ModelResponse> {
   constructor(
     private readonly emitText: (text: string) => void,
     private readonly secret: string | undefined,
+    private readonly emitReasoning: (text: string) => void,
   ) {}
 
   onEvent(event: EventSourceMessage): void {
@@ -141,6 +145,13 @@ class OpenAiStreamDecoder implements StreamDecoder<ModelResponse> {
     const choice = record.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return;
     const delta = choice.delta ?? {};
+    // DeepSeek and vLLM name it `reasoning_content`, OpenRouter and Ollama `reasoning`; a server
+    // sending both sends the same text twice, so the first one wins.
+    const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
+    if (reasoning !== undefined) {
+      this.reasoning += reasoning;
+      this.emitReasoning(reasoning);
+    }
     if (typeof delta.content === 'string' && delta.content !== '') {
       this.text += delta.content;
       this.emitText(delta.content);
@@ -171,8 +182,13 @@ class OpenAiStreamDecoder implements StreamDecoder<ModelResponse> {
       toolCalls,
       usage: { inputTokens: this.inputTokens, outputTokens: this.outputTokens },
       stopReason: this.finishReason ?? 'stop',
+      ...(this.reasoning !== '' ? { reasoning: this.reasoning } : {}),
     };
   }
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 interface OpenAiChunk {
@@ -183,6 +199,8 @@ interface OpenAiChunk {
     readonly finish_reason?: string | null;
     readonly delta?: {
       readonly content?: string | null;
+      readonly reasoning_content?: string | null;
+      readonly reasoning?: string | null;
       readonly tool_calls?: readonly {
         readonly index?: number;
         readonly id?: string;

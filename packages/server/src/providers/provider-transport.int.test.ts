@@ -92,6 +92,31 @@ describe('S2 provider transport (retries, connection failures, cancellation) aga
     expect(server.hits()).toBe(1);
   });
 
+  it('S6 does not retry once reasoning was streamed either, and a throwing retry observer does not stop a retry', async () => {
+    const server = await raw([
+      (_req, res) => {
+        sse(res).write(openAiChunk({ reasoning_content: 'Thinking about it' }));
+        setImmediate(() => res.socket?.destroy());
+      },
+      openAiText('must not be requested'),
+    ]);
+    const provider = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: server.url, ...FAST });
+    const reasoning: string[] = [];
+    const error = await providerError(provider.complete(REQUEST, { onReasoningDelta: (t) => reasoning.push(t) }));
+    expect(error.code).toBe('provider_unavailable');
+    expect(reasoning).toEqual(['Thinking about it']);
+    expect(server.hits()).toBe(1);
+
+    const flaky = await raw([dropSocket, openAiText('second try')]);
+    const retried = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: flaky.url, ...FAST });
+    const reply = await retried.complete(REQUEST, {
+      onRetry: () => {
+        throw new Error('observer bug');
+      },
+    });
+    expect(reply.text).toBe('second try');
+  });
+
   it('retries an Anthropic overloaded error event sent before any text', async () => {
     const server = await raw([
       (_req, res) => sse(res).end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`),

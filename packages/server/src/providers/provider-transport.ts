@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ProviderName } from '@oneclaw/tool-registry';
 import { errorFromHttpStatus } from './http-failure';
+import type { ProviderRetryNotice } from './model-provider';
 import { PROVIDER_LABELS, PROVIDER_SETTINGS_HINT, ProviderError, RETRYABLE_PROVIDER_CODES, redactSecret, type ProviderErrorCode } from './provider-error';
 
 /**
@@ -59,10 +60,12 @@ export interface StreamingCall<T> {
   readonly secret?: string;
   readonly signal?: AbortSignal;
   readonly onTextDelta?: (text: string) => void;
-  readonly createDecoder: (emitText: (text: string) => void) => StreamDecoder<T>;
+  readonly onReasoningDelta?: (text: string) => void;
+  readonly onRetry?: (notice: ProviderRetryNotice) => void;
+  readonly createDecoder: (emitText: (text: string) => void, emitReasoning: (text: string) => void) => StreamDecoder<T>;
 }
 
-/** Retries 429 / 5xx / connection failures, but never once text reached the caller: it cannot be taken back. */
+/** Retries 429 / 5xx / connection failures, but never once text or reasoning reached the caller: it cannot be taken back. */
 export async function streamWithRetries<T>(call: StreamingCall<T>, options: ResolvedTransportOptions): Promise<T> {
   const progress = { emitted: false };
   for (let attempt = 0; ; attempt++) {
@@ -77,12 +80,22 @@ export async function streamWithRetries<T>(call: StreamingCall<T>, options: Reso
       }
       const retryAfterMs = typeof error.details.retryAfterMs === 'number' ? error.details.retryAfterMs : undefined;
       const wait = Math.min(options.retryDelayCapMs, retryAfterMs ?? options.retryBaseDelayMs * 2 ** attempt);
+      notifyRetry(call, { attempt: attempt + 2, maxAttempts: options.maxRetries + 1, waitMs: wait, reason: error.code, ...(typeof error.details.status === 'number' ? { status: error.details.status } : {}) });
       try {
         await delay(wait, undefined, call.signal ? { signal: call.signal } : {});
       } catch {
         throw cancelled(call.provider);
       }
     }
+  }
+}
+
+/** A throwing observer must not turn a retry into a failure: the notice is only information. */
+function notifyRetry(call: StreamingCall<unknown>, notice: ProviderRetryNotice): void {
+  try {
+    call.onRetry?.(notice);
+  } catch {
+    // ignored on purpose
   }
 }
 
@@ -101,16 +114,18 @@ async function streamOnce<T>(call: StreamingCall<T>, options: ResolvedTransportO
   };
   // An exception thrown by the caller's own delta handler is theirs, not a provider failure.
   let handlerError: { error: unknown } | undefined;
-  const emitText = (text: string): void => {
+  const emitTo = (handler: ((text: string) => void) | undefined) => (text: string): void => {
     if (text === '') return;
     progress.emitted = true;
     try {
-      call.onTextDelta?.(text);
+      handler?.(text);
     } catch (error) {
       handlerError ??= { error };
       controller.abort();
     }
   };
+  const emitText = emitTo(call.onTextDelta);
+  const emitReasoning = emitTo(call.onReasoningDelta);
   restartIdleTimer();
   try {
     const response = await fetch(call.url, {
@@ -125,7 +140,7 @@ async function streamOnce<T>(call: StreamingCall<T>, options: ResolvedTransportO
       throw errorFromHttpStatus({ provider: call.provider, status: response.status, bodyText, headers: response.headers, secret: call.secret });
     }
     if (!response.body) throw badResponse(call.provider, 'the reply had no body');
-    const decoder = call.createDecoder(emitText);
+    const decoder = call.createDecoder(emitText, emitReasoning);
     let decodeError: unknown;
     const parser = createParser({
       onEvent: (event) => {

@@ -19,7 +19,7 @@
  *   they check the key like the chat endpoint and consume no reply.
  * - Reply kinds: see `FakeReply` (text / tool calls / usage / thinking / thoughtSignature,
  *   an HTTP error, a malformed stream, `truncated` which closes before the finish, or `hang`
- *   which never finishes).
+ *   which never finishes). `waitFor` (e.g. a `fakeGate()`) holds a reply until the test lets it go.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -128,6 +128,7 @@ export async function startFakeModelServer(kind: FakeModelKind, options: FakeMod
       return;
     }
     const context = { requestNumber, model: route.model, body: bodyRecord };
+    if ('waitFor' in reply && reply.waitFor) await reply.waitFor;
     startSse(res);
     if ('malformed' in reply) {
       for (const frame of wire.malformed(context)) res.write(frame);

@@ -6,8 +6,10 @@ export {
   type RecordedRequest,
 } from './fake-model-server';
 export {
+  fakeGate,
   fakeReply,
   type FakeErrorReply,
+  type FakeGate,
   type FakeMalformedReply,
   type FakeMessageReply,
   type FakeReply,

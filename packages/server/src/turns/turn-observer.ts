@@ -7,9 +7,27 @@ import type { TokenUsage } from '../providers/model-provider';
  */
 export type TurnUpdate =
   | { readonly type: 'turn_started'; readonly sessionId: string; readonly turnId: string }
-  | { readonly type: 'model_requested'; readonly round: number; readonly toolNames: readonly string[]; readonly schemaTokens: number }
+  /** `provider` and `model`: who is asked (and answers) this round. */
+  | { readonly type: 'model_requested'; readonly round: number; readonly toolNames: readonly string[]; readonly schemaTokens: number; readonly provider: string; readonly model: string }
   | { readonly type: 'text_delta'; readonly text: string }
-  | { readonly type: 'assistant_message'; readonly messageId: string; readonly text: string; readonly toolCalls: number; readonly partial?: true }
+  /** A piece of the model's reasoning ("thinking"), before or between the text. */
+  | { readonly type: 'reasoning_delta'; readonly text: string }
+  /**
+   * The model request failed in a way worth another attempt (429, 5xx, connection); the same
+   * request is sent again after `waitMs`. Not recorded as an event (docs/events.md).
+   */
+  | { readonly type: 'provider_retry'; readonly provider: string; readonly model: string; readonly attempt: number; readonly maxAttempts: number; readonly waitMs: number; readonly reason: string; readonly status?: number }
+  | {
+      readonly type: 'assistant_message';
+      readonly messageId: string;
+      readonly text: string;
+      readonly toolCalls: number;
+      readonly partial?: true;
+      /** Who answered, and the reasoning as recorded (redacted, maybe cut); absent when there was none. */
+      readonly provider?: string;
+      readonly model?: string;
+      readonly reasoning?: string;
+    }
   | { readonly type: 'tool_call_started'; readonly callId: string; readonly toolName: string; readonly arguments: unknown }
   | {
       readonly type: 'tool_call_finished';

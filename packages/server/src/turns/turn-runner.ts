@@ -211,11 +211,13 @@ class Turn {
         schemaTokens: payload.schemaTokens,
       });
       this.rounds += 1;
-      this.observer({ type: 'model_requested', round: this.rounds, toolNames: payload.toolNames, schemaTokens: payload.schemaTokens });
+      const answeredBy = { provider: this.provider.client.name, model };
+      this.observer({ type: 'model_requested', round: this.rounds, toolNames: payload.toolNames, schemaTokens: payload.schemaTokens, ...answeredBy });
 
       let response: ModelResponse;
       // What the user has seen of this reply: kept if the turn is cancelled mid-stream.
       let streamed = '';
+      let streamedReasoning = '';
       try {
         response = await this.provider.client.complete(
           {
@@ -230,10 +232,15 @@ class Turn {
               streamed += delta;
               this.observer({ type: 'text_delta', text: this.deps.redactor.redactText(delta) });
             },
+            onReasoningDelta: (delta) => {
+              streamedReasoning += delta;
+              this.observer({ type: 'reasoning_delta', text: this.deps.redactor.redactText(delta) });
+            },
+            onRetry: (notice) => this.observer({ type: 'provider_retry', ...answeredBy, ...notice }),
           },
         );
       } catch (error) {
-        if (this.signal.aborted) return this.cancelMidReply(streamed);
+        if (this.signal.aborted) return this.cancelMidReply(streamed, streamedReasoning, answeredBy);
         if (isProviderError(error, 'provider_context_too_long')) {
           const relieved = await this.relieveOverflow(error, session);
           if (typeof relieved === 'string') return this.finish('provider_error', relieved);
@@ -261,6 +268,7 @@ class Turn {
           text: this.deps.redactor.redactText(response.text),
           toolCalls: calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.recorded })),
           ...(response.providerMetadata ? { providerMetadata: response.providerMetadata } : {}),
+          ...(response.reasoning ? { reasoning: this.deps.redactor.redactText(response.reasoning) } : {}),
         },
         this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify(renames)),
       );
@@ -274,8 +282,17 @@ class Turn {
         ...(fitted.reply.providerMetadata ? { providerMetadata: fitted.reply.providerMetadata } : {}),
         ...(Object.keys(adjustments).length > 0 ? { adjustments } : {}),
         usage: { inputTokens: tokenCount(response.usage.inputTokens), outputTokens: tokenCount(response.usage.outputTokens) },
+        ...answeredBy,
+        ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}),
       });
-      this.observer({ type: 'assistant_message', messageId: `${this.turnId}-assistant-${this.rounds}`, text: replyText, toolCalls: calls.length });
+      this.observer({
+        type: 'assistant_message',
+        messageId: `${this.turnId}-assistant-${this.rounds}`,
+        text: replyText,
+        toolCalls: calls.length,
+        ...answeredBy,
+        ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}),
+      });
       if (replyText) this.reply = replyText;
       if (calls.length === 0) return this.finish('completed', `Answered after ${this.rounds} model request(s).`);
 
@@ -393,12 +410,17 @@ class Turn {
    * recorded as a partial reply (no tool calls: a half-streamed call never ran), so the record
    * and the next request hold what the user saw; then the turn finishes as cancelled.
    */
-  private async cancelMidReply(streamed: string): Promise<TurnResult> {
+  private async cancelMidReply(streamed: string, reasoning: string, answeredBy: { readonly provider: string; readonly model: string }): Promise<TurnResult> {
     // Whitespace alone is not kept: Anthropic refuses an assistant message with no visible text.
+    // Reasoning alone is not kept either: it would make an empty message.
     if (streamed.trim() !== '') {
       // Redacted as a whole: a secret split across two deltas is still found.
-      const fitted = fitReply({ text: this.deps.redactor.redactText(streamed), toolCalls: [] }, this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES);
+      const fitted = fitReply(
+        { text: this.deps.redactor.redactText(streamed), toolCalls: [], ...(reasoning ? { reasoning: this.deps.redactor.redactText(reasoning) } : {}) },
+        this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES,
+      );
       const messageId = `${this.turnId}-assistant-${this.rounds}`;
+      const kept = { ...answeredBy, ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}) };
       await this.record({
         type: 'RecordAssistantMessage',
         messageId,
@@ -406,8 +428,9 @@ class Turn {
         toolCalls: [],
         partial: true,
         ...(fitted.cut ? { adjustments: { cut: fitted.cut } } : {}),
+        ...kept,
       });
-      this.observer({ type: 'assistant_message', messageId, text: fitted.reply.text, toolCalls: 0, partial: true });
+      this.observer({ type: 'assistant_message', messageId, text: fitted.reply.text, toolCalls: 0, partial: true, ...kept });
       if (fitted.reply.text) this.reply = fitted.reply.text;
     }
     return this.finish('cancelled', cancelDetail(this.signal));

@@ -23,8 +23,20 @@ export interface FakeMessageReply {
   readonly usage?: FakeUsage;
   /** Usage computed from the request it answers (wins over `usage`): a window that fills as the conversation grows. */
   readonly usageFromRequest?: (body: Readonly<Record<string, unknown>>) => FakeUsage;
-  /** Anthropic only: a signed thinking block before the text (signature `fake-thinking-signature-<n>`). */
-  readonly thinking?: string;
+  /**
+   * Reasoning streamed before the text, in each provider's own form: Anthropic a signed thinking
+   * block (signature `fake-thinking-signature-<n>`), Gemini `thought: true` parts, OpenAI
+   * `reasoning_content` deltas (or `reasoningField`). Cut into pieces like `text`.
+   */
+  readonly thinking?: string | readonly string[];
+  /** OpenAI only: the delta field that carries `thinking`; default `reasoning_content` (DeepSeek), `reasoning` is OpenRouter's. */
+  readonly reasoningField?: 'reasoning_content' | 'reasoning';
+  /**
+   * Holds the reply (no status, no byte) until this settles: a test looks at what the user sees
+   * while the model is silent (the "thinking" state), then lets the reply go. Never released, it
+   * behaves like a provider that does not answer; `close()` ends it.
+   */
+  readonly waitFor?: Promise<unknown>;
   /** Gemini only: sent on the first functionCall part, or on the final text part when there are no calls. */
   readonly thoughtSignature?: string;
   /** Stream the content, then never finish and keep the connection open (cancel and timeout tests). */
@@ -46,6 +58,18 @@ export interface FakeErrorReply {
 /** A 200 stream whose data is not valid JSON, then the connection closes. */
 export interface FakeMalformedReply {
   readonly malformed: true;
+}
+
+/** A gate for `waitFor`: `release()` lets the held reply go. */
+export interface FakeGate {
+  readonly opened: Promise<void>;
+  release(): void;
+}
+
+export function fakeGate(): FakeGate {
+  let release = () => {};
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  return { opened, release: () => release() };
 }
 
 /** Shorthands for common replies. */

@@ -43,7 +43,7 @@ export const geminiWire: FakeWire = {
         modelVersion: context.model,
         responseId: `fake-response-${context.requestNumber}`,
       });
-    const content = textPieces(reply.text).map((piece) => chunk([{ text: piece }]));
+    const content = [...textPieces(reply.thinking).map((piece) => chunk([{ text: piece, thought: true }])), ...textPieces(reply.text).map((piece) => chunk([{ text: piece }]))];
     const calls = reply.toolCalls ?? [];
     if (calls.length > 0) {
       // Gemini signs only the first function call of a (parallel) set.

@@ -32,6 +32,7 @@ export const openAiWire: FakeWire = {
         ...(includeUsage ? { usage: null } : {}),
       });
     const content = [chunk({ delta: { role: 'assistant', content: '', refusal: null } })];
+    for (const piece of textPieces(reply.thinking)) content.push(chunk({ delta: { [reply.reasoningField ?? 'reasoning_content']: piece } }));
     for (const piece of textPieces(reply.text)) content.push(chunk({ delta: { content: piece } }));
     (reply.toolCalls ?? []).forEach((call, index) => {
       const id = call.callId ?? `call_fake_${context.requestNumber}_${index}`;
