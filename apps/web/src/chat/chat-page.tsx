@@ -3,6 +3,7 @@ import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
 import { homeRedirect, navigate, routeHref } from '../routes';
 import type { SessionSummary, SessionView, ToolGroupView } from './api-types';
+import { preloadMarkdownRenderer } from './assistant-markdown';
 import { asActionError, type ActionError } from './chat-store';
 import { Composer } from './composer';
 import { GroupBar } from './group-bar';
@@ -88,6 +89,10 @@ function ChatSession({ sessionId }: { sessionId: string }) {
   const scroller = useRef<HTMLDivElement>(null);
   // Follow new output only while the reader is at the bottom; scrolling up to read stops it.
   const followOutput = useRef(true);
+
+  // The markdown renderer is a chunk of its own: fetch it alongside the conversation, so replies
+  // rarely show as plain text first.
+  useEffect(() => preloadMarkdownRenderer(), []);
 
   useLayoutEffect(() => {
     const element = scroller.current;
