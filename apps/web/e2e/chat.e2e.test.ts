@@ -318,6 +318,8 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await cancel.click();
     await conversation(page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
     await turnOver(page);
+    // The partial reply was kept, so the status line says the assistant replied, not only that the turn stopped.
+    await page.getByRole('status').filter({ hasText: 'The assistant replied (stopped early: Cancelled): Working on it,' }).waitFor({ state: 'attached' });
     await cancel.waitFor({ state: 'detached' });
 
     await page.reload();

@@ -207,3 +207,6 @@ async function settled(target: Locator, what: () => string, actual: () => Promis
     throw new Error(`Expected ${what()}; it was ${JSON.stringify(seen)}. ${(error as Error).message}`);
   }
 }
+
+/** The axe-core check for every screen (`accessibility-check.ts`): `await expectAccessible(page, 'chat, phone')`. */
+export { accessibilityViolations, expectAccessible, type AccessibilityViolation } from './accessibility-check';

@@ -205,7 +205,7 @@ function TimelineItem({ entry }: { entry: TimelineEntry }) {
             Show the tools of request #{entry.requestNumber}
           </button>
         )}
-        {entry.raw ? <pre class="timeline__raw">{rawJson(entry.raw)}</pre> : <p class="muted">The raw event was not in the stream read; reload to see it.</p>}
+        {entry.raw ? <pre class="timeline__raw" tabIndex={0}>{rawJson(entry.raw)}</pre> : <p class="muted">The raw event was not in the stream read; reload to see it.</p>}
       </details>
     </li>
   );

@@ -85,7 +85,7 @@ export function TokenChart({ requests, baseline, baselineFormat }: { requests: r
           'The all-tools baseline is not available from this server.'
         )}
       </figcaption>
-      <div class="table-scroll">
+      <div class="table-scroll" tabIndex={0}>
         <table class="token-table">
           <caption>Tool-schema tokens per model request</caption>
           <thead>

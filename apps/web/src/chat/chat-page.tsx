@@ -3,6 +3,7 @@ import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
 import { homeRedirect, navigate, routeHref } from '../routes';
 import type { SessionSummary, SessionView, ToolGroupView } from './api-types';
+import { preloadMarkdownRenderer } from './assistant-markdown';
 import { asActionError, type ActionError } from './chat-store';
 import { Composer } from './composer';
 import { GroupBar } from './group-bar';
@@ -91,6 +92,10 @@ function ChatSession({ sessionId }: { sessionId: string }) {
   const followOutput = useRef(true);
 
   const waiting = waitingNotice(state);
+  // The markdown renderer is a chunk of its own: fetch it alongside the conversation, so replies
+  // rarely show as plain text first.
+  useEffect(() => preloadMarkdownRenderer(), []);
+
   useLayoutEffect(() => {
     const element = scroller.current;
     if (element && followOutput.current) element.scrollTop = element.scrollHeight;

@@ -31,7 +31,7 @@ describe('assistant markdown', () => {
 
   test('tables render, with alignment as a class rather than an inline style, inside a scroll box', () => {
     const html = renderMarkdown('| Name | Count |\n|:--|--:|\n| apples | 3 |');
-    expect(html).toContain('<div class="md-table"><table>');
+    expect(html).toContain('<div class="md-table" tabindex="0"><table>');
     expect(html).toContain('<th class="md-align-left">Name</th>');
     expect(html).toContain('<td class="md-align-right">3</td>');
     expect(html).not.toContain('style=');

@@ -45,8 +45,9 @@ function createRenderer(): MarkdownIt {
     return self.renderToken(tokens, index, options);
   };
 
-  // A wide table scrolls sideways inside its own box instead of widening the page.
-  rules.table_open = (tokens, index, options, _env, self) => `<div class="md-table">${self.renderToken(tokens, index, options)}`;
+  // A wide table scrolls sideways inside its own box instead of widening the page; the box is
+  // focusable so a keyboard can scroll it too (as is a code block's, below).
+  rules.table_open = (tokens, index, options, _env, self) => `<div class="md-table" tabindex="0">${self.renderToken(tokens, index, options)}`;
   rules.table_close = (tokens, index, options, _env, self) => `${self.renderToken(tokens, index, options)}</div>`;
   const alignAsClass: RendererRule = (tokens, index, options, _env, self) => {
     const token = tokens[index]!;
@@ -72,7 +73,7 @@ function createRenderer(): MarkdownIt {
       `<span class="code-block__language">${label ? escapeHtml(label) : 'code'}</span>` +
       '<button type="button" class="code-block__copy" aria-label="Copy code">Copy</button>' +
       '</div>' +
-      `<pre class="code-block__pre"><code class="hljs${languageClass}">${html}</code></pre>` +
+      `<pre class="code-block__pre" tabindex="0"><code class="hljs${languageClass}">${html}</code></pre>` +
       '</div>\n'
     );
   };

@@ -94,13 +94,13 @@ export function ToolCard({ item }: { item: ToolItem }) {
         {open && (
           <>
             <h3 class="tool-card__heading">Arguments</h3>
-            <pre class="tool-card__pre">{prettyJson(item.arguments)}</pre>
+            <pre class="tool-card__pre" tabIndex={0}>{prettyJson(item.arguments)}</pre>
             <h3 class="tool-card__heading">{item.status === 'error' ? `Error${item.errorType ? ` (${item.errorType})` : ''}` : 'Result'}</h3>
             {item.status === 'running' && <p class="muted">Running…</p>}
             {item.status === 'no_result' && <p class="muted">This call never got a result (the turn ended first).</p>}
             {item.output !== undefined && (item.status === 'success' || item.status === 'error') && (
               <>
-                <pre class={`tool-card__pre${item.status === 'error' ? ' tool-card__pre--error' : ''}`}>{item.status === 'success' ? prettyResult(item.output) : item.output}</pre>
+                <pre class={`tool-card__pre${item.status === 'error' ? ' tool-card__pre--error' : ''}`} tabIndex={0}>{item.status === 'success' ? prettyResult(item.output) : item.output}</pre>
                 {item.outputIsPreview && <p class="muted tool-card__note">The start of the result; all of it shows when the turn is over.</p>}
               </>
             )}

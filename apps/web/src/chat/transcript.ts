@@ -113,6 +113,8 @@ interface LiveTurn {
   readonly toolIndex: number;
   /** A `turn_finished` arrived (so an aborted stream needs no local stop notice). */
   readonly finished: boolean;
+  /** This turn's answer so far (a message without tool calls, or the text streaming now), for the status line. */
+  readonly reply?: string;
   readonly counter: number;
   /** Sent, or the model asked, and no token of this round yet: the page shows "Thinking…". */
   readonly waiting?: boolean;
@@ -194,7 +196,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const items = settleLiveItems(state.items);
       if (action.aborted && !state.live.finished) {
         const stop: TurnStopItem = { kind: 'turn-stop', key: `stop-${state.live.counter}`, reason: 'cancelled', detail: 'You cancelled the reply.' };
-        return { ...state, turn: 'none', items: [...items, stop], status: 'Reply cancelled.' };
+        // What had streamed stays on screen (and the server records it): that is a reply too.
+        const streamed = state.items.filter((item): item is AssistantItem => item.kind === 'assistant' && item.streaming).at(-1)?.text;
+        return { ...state, turn: 'none', items: [...items, stop], status: turnFinishedStatus('cancelled', stop.detail, state.live.reply ?? streamed) };
       }
       return { ...state, turn: 'none', items };
     }
@@ -243,7 +247,8 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
       const items = text || reasoning ? [...withoutDraft, reply] : withoutDraft;
       const calls = Number(d.toolCalls) || 0;
       const status = calls > 0 ? `Running ${calls} tool call${calls === 1 ? '' : 's'}…` : text ? `The assistant replied: ${text}` : state.status;
-      return { ...state, items, live: { ...live, assistantKey: key, toolIndex: 0, waiting: false, retry: undefined }, status };
+      const answer = calls > 0 ? live.reply : text;
+      return { ...state, items, live: { ...live, assistantKey: key, toolIndex: 0, waiting: false, retry: undefined, reply: answer }, status };
     }
     case 'tool_call_started': {
       const card: ToolItem = {
@@ -293,12 +298,10 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
       const reason = String(d.reason ?? 'completed');
       const detail = String(d.detail ?? '');
       const items = settleLiveItems(state.items);
-      if (reason === 'completed') {
-        const replied = state.status.startsWith('The assistant replied') ? state.status : 'The reply is complete.';
-        return { ...state, items, turn: 'none', live: { ...live, finished: true }, status: replied };
-      }
+      const status = turnFinishedStatus(reason, detail, live.reply);
+      if (reason === 'completed') return { ...state, items, turn: 'none', live: { ...live, finished: true }, status };
       const stop: TurnStopItem = { kind: 'turn-stop', key: `stop-${live.counter}`, reason, detail };
-      return { ...state, items: [...items, stop], turn: 'none', live: { ...live, finished: true }, status: `The turn stopped: ${stopReasonLabel(reason)}. ${detail}` };
+      return { ...state, items: [...items, stop], turn: 'none', live: { ...live, finished: true }, status };
     }
     case 'done':
       return state.turn === 'none' ? state : { ...state, turn: 'none', items: settleLiveItems(state.items), live: { ...live, finished: true } };
@@ -509,6 +512,23 @@ export function stopReasonLabel(reason: string): string {
 /** A stop the user should read as a failure (styled as an error) rather than as information. */
 export function isFailureStop(reason: string): boolean {
   return reason === 'provider_error' || reason === 'interrupted' || reason === 'loop_breaker';
+}
+
+/**
+ * What the status line (the chat's polite live region) says when a turn ends, for every stop
+ * reason. It first says whether the assistant replied: a cancelled turn whose partial reply was
+ * kept did reply, and "the turn stopped" alone read as if nothing had come back.
+ *
+ * `reply` is the answer of this turn (a message without tool calls, complete or partial); text
+ * sent alongside tool calls is not an answer, so a turn that stops after tool rounds has none.
+ */
+export function turnFinishedStatus(reason: string, detail: string, reply: string | undefined): string {
+  const answered = reply !== undefined && reply.trim() !== '';
+  if (reason === 'completed') return answered ? `The assistant replied: ${reply}` : 'The assistant finished without a reply.';
+  const why = stopReasonLabel(reason);
+  if (answered) return `The assistant replied (stopped early: ${why}): ${reply}`;
+  const what = isFailureStop(reason) ? 'The turn failed' : 'The turn stopped';
+  return `${what} before the assistant replied: ${why}.${detail ? ` ${detail}` : ''}`;
 }
 
 /** The session's title in the chat header: its first user message, as the session list shows it. */
