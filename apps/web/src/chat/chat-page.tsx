@@ -3,6 +3,7 @@ import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
 import { homeRedirect, navigate, routeHref } from '../routes';
 import type { SessionSummary, SessionView, ToolGroupView } from './api-types';
+import { uploadAttachment } from './attachment-files';
 import { asActionError, type ActionError } from './chat-store';
 import { Composer } from './composer';
 import { GroupBar } from './group-bar';
@@ -82,6 +83,7 @@ function NewSessionButton() {
 }
 
 function ChatSession({ sessionId }: { sessionId: string }) {
+  const api = useApi();
   const [state, store] = useChatSession(sessionId);
   const groups = useResource((api, signal) => api.get<{ groups: ToolGroupView[] }>('/api/tool-groups', { signal }).then((answer) => answer.groups), []);
   const [confirmingClear, setConfirmingClear] = useState(false);
@@ -211,10 +213,11 @@ function ChatSession({ sessionId }: { sessionId: string }) {
         turn={state.turn}
         disabled={!state.loaded}
         busyElsewhere={state.busyElsewhere}
-        onSend={(text) => {
+        onSend={(text, attachments) => {
           followOutput.current = true;
-          return store.send(text);
+          return store.send(text, undefined, attachments);
         }}
+        upload={(file) => uploadAttachment(api, file)}
         onCancel={() => void store.cancel()}
       />
     </section>
