@@ -88,7 +88,6 @@ export class AttachmentStore {
 /** A file name as shown and told to the model: its last path part, no control characters, at most 200 characters. */
 export function cleanFileName(name: string | undefined): string | undefined {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
   return clean === '' || clean === '.' || clean === '..' ? undefined : clean;
 }
