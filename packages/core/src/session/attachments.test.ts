@@ -1,4 +1,5 @@
-import type { EventEnvelope } from '../events/event-envelope';
+import { buildAuditTrail } from '../audit/audit-trail';
+import type { EventEnvelope, RecordedEvent } from '../events/event-envelope';
 import { asSessionEvent } from '../events/session-event-guards';
 import type { AttachmentRef } from '../events/session-events';
 import { testCatalogue } from '../testing/fixed-tool-catalogue';
@@ -53,5 +54,11 @@ describe('attachments on the user message (issue 15)', () => {
     expect(asSessionEvent(envelope({ messageId: 'm1', role: 'user', text: 'old' }))).not.toBeNull();
     expect(asSessionEvent(envelope({ messageId: 'm1', role: 'user', text: 'new', attachments: [PDF] }))).not.toBeNull();
     expect(asSessionEvent(envelope({ messageId: 'm1', role: 'user', text: 'bad', attachments: [{ hash: 'x' }] }))).toBeNull();
+  });
+
+  it('the audit line of the message names each file with its type, size and hash', () => {
+    const s = sessionScenario(catalogue).given(start, { type: 'RecordUserMessage', messageId: 'm1', text: 'read this', attachments: [PDF] });
+    const recorded = s.history().map((e, revision) => ({ ...e, revision, position: revision }) as unknown as RecordedEvent);
+    expect(buildAuditTrail(recorded).events[1]?.summary).toBe('user: read this [attached: report.pdf (application/pdf, 1234 bytes, sha256 aaaaaaaaaaaa…)]');
   });
 });
