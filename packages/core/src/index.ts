@@ -5,7 +5,7 @@ export type { EventEnvelope, EventMetadata, RecordedEvent } from './events/event
 export { stampEvents, type EventDraft, type StampContext } from './aggregate/stamp-events';
 export { foldAggregate, type Aggregate } from './aggregate/aggregate';
 export * from './events/session-events';
-export { asSessionEvent } from './events/session-event-guards';
+export { asSessionEvent, isAttachmentRef } from './events/session-event-guards';
 
 export type * from './session/session-commands';
 export { initialSessionState, isGroupLoaded, type LoadedGroup, type OpenTurn, type SessionState, type ConversationSummary } from './session/session-state';

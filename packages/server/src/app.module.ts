@@ -27,7 +27,9 @@ import { GetConfigEventsHandler } from './config/queries/get-config-events.handl
 import { ListAgentsHandler } from './config/queries/list-agents.handler';
 import { ListEnvVarsHandler } from './config/queries/list-env-vars.handler';
 import { ListProvidersHandler } from './config/queries/list-providers.handler';
+import { AttachmentStore } from './attachments/attachment-store';
 import { AgentsController } from './http/agents.controller';
+import { AttachmentsController } from './http/attachments.controller';
 import { ConfigController } from './http/config.controller';
 import { HealthController } from './http/health.controller';
 import { ProvidersController } from './http/providers.controller';
@@ -155,7 +157,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         ThrottlerModule.forRoot({ throttlers: [{ name: 'api', ttl: 60_000, limit: config.rateLimitPerMinute }] }),
       ],
-      controllers: [HealthController, SessionsController, ToolsController, ConfigController, ProvidersController, AgentsController],
+      controllers: [HealthController, SessionsController, ToolsController, ConfigController, ProvidersController, AgentsController, AttachmentsController],
       providers: [
         { provide: SERVER_CONFIG, useValue: config },
         { provide: LOGGER, useValue: options.logger },
@@ -199,15 +201,17 @@ export class AppModule {
           useFactory: (service: ScheduledTaskService) =>
             new TaskScheduler({ service, log: (level, message) => options.logger[level]({ component: 'scheduled-tasks' }, message) }),
         },
+        { provide: AttachmentStore, useFactory: () => new AttachmentStore(config.attachmentsDir, { maxBytes: config.attachmentMaxBytes }) },
         {
           provide: ToolRuntime,
           // After the store: a store that fails to open (corrupt, unreachable) must not leave sandbox workers running.
-          inject: [EVENT_STORE, ScheduledTaskService, ConfigServices],
-          useFactory: (store: EventStore, scheduledTasks: ScheduledTaskService, configServices: ConfigServices) =>
+          inject: [EVENT_STORE, ScheduledTaskService, ConfigServices, AttachmentStore],
+          useFactory: (store: EventStore, scheduledTasks: ScheduledTaskService, configServices: ConfigServices, attachments: AttachmentStore) =>
             ToolRuntime.start(config, {
               store,
               scheduledTasks,
               config: configServices,
+              attachments,
               ...(options.toolRunner ? { runner: options.toolRunner } : {}),
               onLog: (level, message) => options.logger[level]({ component: 'tools' }, message),
             }),
@@ -234,7 +238,7 @@ export class AppModule {
         },
         {
           provide: TurnRunner,
-          inject: [SessionRepository, ToolRuntime, AgentDirectory, TurnRegistry, SecretRedactor, ConfigServices, CutOffTurns, ServerIdentity, ConversationCompactor],
+          inject: [SessionRepository, ToolRuntime, AgentDirectory, TurnRegistry, SecretRedactor, ConfigServices, CutOffTurns, ServerIdentity, ConversationCompactor, AttachmentStore],
           useFactory: (
             sessions: SessionRepository,
             tools: ToolRuntime,
@@ -245,6 +249,7 @@ export class AppModule {
             cutOffTurns: CutOffTurns,
             identity: ServerIdentity,
             compactor: ConversationCompactor,
+            attachments: AttachmentStore,
           ) =>
             new TurnRunner({
               sessions,
@@ -258,6 +263,7 @@ export class AppModule {
               identity,
               maxAppendBytes: config.maxAppendBytes,
               compactor,
+              attachments,
             }),
         },
         SessionViews,

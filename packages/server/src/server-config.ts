@@ -81,6 +81,13 @@ export interface ServerConfig {
   readonly browserPath?: string;
   /** The built web UI served at `/` (ONECLAW_WEB_DIR); default the server's `static` folder, which `pnpm build` fills. */
   readonly webDir: string;
+  /**
+   * The content-addressed store of attached files (ONECLAW_ATTACHMENTS_DIR, default
+   * `<data dir>/attachments`); with KurrentDB and several replicas, a folder they all share.
+   */
+  readonly attachmentsDir: string;
+  /** Largest attachment accepted (ONECLAW_ATTACHMENT_MAX_BYTES, default 20 MB). */
+  readonly attachmentMaxBytes: number;
 }
 
 export class ConfigError extends OneClawError {
@@ -142,6 +149,8 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     jsWorkers: intFrom(env, 'ONECLAW_JS_WORKERS', 4, 1, 64),
     ...optional('browserPath', text(env.ONECLAW_BROWSER_PATH)),
     webDir: path.resolve(text(env.ONECLAW_WEB_DIR) ?? path.join(__dirname, '..', 'static')),
+    attachmentsDir: path.resolve(text(env.ONECLAW_ATTACHMENTS_DIR) ?? path.join(dataDir, 'attachments')),
+    attachmentMaxBytes: intFrom(env, 'ONECLAW_ATTACHMENT_MAX_BYTES', 20 * 1024 * 1024, 1024, 64 * 1024 * 1024),
   };
 }
 

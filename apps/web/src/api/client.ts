@@ -76,6 +76,21 @@ export class ApiClient {
     }
   }
 
+  /**
+   * POSTs raw bytes (a file upload: POST /api/attachments) with their own Content-Type and reads
+   * the JSON answer. Problems reject with their `ApiError` like every other request.
+   */
+  async postBytes<T>(path: string, body: Blob, contentType: string, options: RequestOptions = {}): Promise<T> {
+    const response = await this.send('POST', path, new RawBody(body, contentType), { accept: 'application/json', ...options.headers }, options.signal);
+    return (await response.json()) as T;
+  }
+
+  /** GETs a file with the token (an <img> or a link could not send it). */
+  async getBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+    const response = await this.send('GET', path, undefined, { ...options.headers }, options.signal);
+    return response.blob();
+  }
+
   /** An absolute URL for `path` on the API's server (for links such as the OpenAPI page). */
   url(path: string): string {
     return `${this.connection.apiBase}${path}`;
@@ -89,9 +104,9 @@ export class ApiClient {
         headers: {
           ...headers,
           authorization: `Bearer ${this.connection.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(body === undefined ? {} : { 'content-type': body instanceof RawBody ? body.contentType : 'application/json' }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(body === undefined ? {} : { body: body instanceof RawBody ? body.blob : JSON.stringify(body) }),
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
@@ -103,6 +118,14 @@ export class ApiClient {
     if (response.status === 401) this.onUnauthorized();
     throw problem;
   }
+}
+
+/** A body sent as it is (not as JSON), with its own Content-Type. */
+class RawBody {
+  constructor(
+    readonly blob: Blob,
+    readonly contentType: string,
+  ) {}
 }
 
 /** `encodeURIComponent` for path segments (session ids, group and tool names). */

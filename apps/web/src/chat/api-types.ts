@@ -10,8 +10,16 @@ export interface ToolCallData {
   readonly arguments: Readonly<Record<string, unknown>>;
 }
 
+/** A file attached to a user message (POST /api/attachments answers it; MessageSent keeps it). */
+export interface AttachmentRef {
+  readonly hash: string;
+  readonly name: string;
+  readonly mediaType: string;
+  readonly bytes: number;
+}
+
 export type MessageData =
-  | { readonly messageId: string; readonly role: 'user'; readonly text: string }
+  | { readonly messageId: string; readonly role: 'user'; readonly text: string; readonly attachments?: readonly AttachmentRef[] }
   | {
       readonly messageId: string;
       readonly role: 'assistant';

@@ -4,6 +4,7 @@ import { useResource } from '../api/use-resource';
 import { homeRedirect, navigate, routeHref } from '../routes';
 import type { SessionSummary, SessionView, ToolGroupView } from './api-types';
 import { preloadMarkdownRenderer } from './assistant-markdown';
+import { uploadAttachment } from './attachment-files';
 import { asActionError, type ActionError } from './chat-store';
 import { Composer } from './composer';
 import { GroupBar } from './group-bar';
@@ -84,6 +85,7 @@ function NewSessionButton() {
 }
 
 function ChatSession({ sessionId }: { sessionId: string }) {
+  const api = useApi();
   const [state, store] = useChatSession(sessionId);
   const groups = useResource((api, signal) => api.get<{ groups: ToolGroupView[] }>('/api/tool-groups', { signal }).then((answer) => answer.groups), []);
   const [confirmingClear, setConfirmingClear] = useState(false);
@@ -219,10 +221,11 @@ function ChatSession({ sessionId }: { sessionId: string }) {
         turn={state.turn}
         disabled={!state.loaded}
         busyElsewhere={state.busyElsewhere}
-        onSend={(text) => {
+        onSend={(text, attachments) => {
           followOutput.current = true;
-          return store.send(text);
+          return store.send(text, undefined, attachments);
         }}
+        upload={(file) => uploadAttachment(api, file)}
         onCancel={() => void store.cancel()}
       />
     </section>

@@ -1,7 +1,7 @@
 import { ApiError } from '../api/api-error';
 import { seg, type ApiClient } from '../api/client';
 import { newIdempotencyKey } from '../api/idempotency-key';
-import type { SessionView, StoredEvent } from './api-types';
+import type { AttachmentRef, SessionView, StoredEvent } from './api-types';
 import { notifySessionsChanged } from './sessions-changed';
 import { chatReducer, initialChatState, type ChatAction, type ChatState } from './transcript';
 
@@ -98,7 +98,7 @@ export class ChatSessionStore {
    * Retry), `sent` otherwise. Every message carries an Idempotency-Key, so that a retry of one
    * that did reach the server after all is not recorded twice.
    */
-  async send(text: string, retry?: { readonly of: string; readonly idempotencyKey: string }): Promise<SendOutcome> {
+  async send(text: string, retry?: { readonly of: string; readonly idempotencyKey: string }, attachments: readonly AttachmentRef[] = []): Promise<SendOutcome> {
     if (this.stream || this.state.turn !== 'none') return 'refused';
     const idempotencyKey = retry?.idempotencyKey ?? newIdempotencyKey();
     const controller = new AbortController();
@@ -107,13 +107,14 @@ export class ChatSessionStore {
     this.streamEnded = new Promise<void>((resolve) => (ended = resolve));
     this.epoch++;
     this.set({ actionError: undefined });
-    this.dispatch({ type: 'send', text, idempotencyKey, ...(retry ? { retryOf: retry.of } : {}) });
+    this.dispatch({ type: 'send', text, idempotencyKey, ...(retry ? { retryOf: retry.of } : {}), ...(attachments.length > 0 ? { attachments } : {}) });
     let received = false;
     let outcome: SendOutcome = 'sent';
     try {
       await this.api.stream(
         `${this.base}/messages`,
-        { text },
+        // Files go by hash (uploaded before); the server takes their type and size from its store.
+        { text, ...(attachments.length > 0 ? { attachments: attachments.map((a) => ({ hash: a.hash, name: a.name })) } : {}) },
         (event) => {
           received = true;
           this.dispatch({ type: 'sse', event });
@@ -157,7 +158,7 @@ export class ChatSessionStore {
   async retry(key: string): Promise<SendOutcome> {
     const item = this.state.items.find((candidate) => candidate.key === key && candidate.kind === 'user' && candidate.unsent !== undefined);
     if (!item || item.kind !== 'user') return 'refused';
-    return this.send(item.text, { of: key, idempotencyKey: item.idempotencyKey ?? newIdempotencyKey() });
+    return this.send(item.text, { of: key, idempotencyKey: item.idempotencyKey ?? newIdempotencyKey() }, item.attachments ?? []);
   }
 
   /**

@@ -1,4 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
+import { PaperclipIcon, WarningIcon } from '../icons/icons';
+import type { AttachmentRef } from './api-types';
+import { ATTACHMENT_TYPES, attachmentProblem, MAX_ATTACHMENTS } from './attachment-files';
+import { AttachmentChips, type PendingFile } from './attachment-views';
 import type { SendOutcome } from './chat-store';
 import type { TurnPhase } from './transcript';
 
@@ -13,24 +17,65 @@ export function Composer(props: {
   disabled: boolean;
   /** A turn runs that this page did not start: typing is fine, sending would be refused. */
   busyElsewhere: boolean;
-  onSend: (text: string) => Promise<SendOutcome>;
+  onSend: (text: string, attachments: readonly AttachmentRef[]) => Promise<SendOutcome>;
   onCancel: () => void;
+  /** Uploads one chosen file (POST /api/attachments); rejects with the server's problem. */
+  upload: (file: File) => Promise<AttachmentRef>;
 }) {
   const { turn, disabled, busyElsewhere } = props;
   const [text, setText] = useState('');
+  const [files, setFiles] = useState<readonly PendingFile[]>([]);
+  const [attachError, setAttachError] = useState<string | undefined>();
+  const [uploading, setUploading] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const nextId = useRef(0);
   const running = turn !== 'none';
-  const canSend = !running && !busyElsewhere && !disabled && text.trim() !== '';
+  const canSend = !running && !busyElsewhere && !disabled && !uploading && text.trim() !== '';
+
+  /** Chosen files join the chips; one that cannot be sent is named in the error instead. */
+  function choose(list: FileList | null) {
+    const chosen = [...(list ?? [])];
+    const problems: string[] = [];
+    const accepted: PendingFile[] = [];
+    for (const file of chosen) {
+      const problem = attachmentProblem(file);
+      if (problem) problems.push(problem);
+      else if (files.length + accepted.length >= MAX_ATTACHMENTS) problems.push(`"${file.name}" was not added: a message carries at most ${MAX_ATTACHMENTS} files.`);
+      else accepted.push({ id: nextId.current++, file });
+    }
+    setAttachError(problems.length > 0 ? problems.join(' ') : undefined);
+    if (accepted.length > 0) setFiles((current) => [...current, ...accepted]);
+  }
 
   async function send() {
     if (!canSend) return;
     const sent = text;
+    const attached = files;
+    const refs: AttachmentRef[] = [];
+    // Uploaded on send; a refused file keeps the text and the chips, and says why.
+    setUploading(attached.length > 0);
+    setAttachError(undefined);
+    for (const { file } of attached) {
+      try {
+        refs.push(await props.upload(file));
+      } catch (error) {
+        setAttachError(`"${file.name}" was not sent: ${(error as Error).message}`);
+        setUploading(false);
+        return;
+      }
+    }
+    setUploading(false);
     setText('');
-    const outcome = await props.onSend(sent);
+    setFiles([]);
+    const outcome = await props.onSend(sent, refs);
     // Nothing was recorded: give the text back rather than lose it (unless a new one was typed).
     // A message that did not reach the server stays in the transcript instead, marked not sent
     // with Retry: in both places it could be sent twice.
-    if (outcome === 'refused') setText((current) => (current === '' ? sent : current));
+    if (outcome === 'refused') {
+      setText((current) => (current === '' ? sent : current));
+      setFiles((current) => (current.length === 0 ? attached : current));
+    }
     box.current?.focus();
   }
 
@@ -42,6 +87,42 @@ export function Composer(props: {
         void send();
       }}
     >
+      <div class="composer__extras">
+        <AttachmentChips files={files} disabled={uploading} onRemove={(id) => setFiles((current) => current.filter((f) => f.id !== id))} />
+        {attachError && (
+          <p class="error composer__attach-error" role="alert">
+            <WarningIcon />
+            <span>{attachError}</span>
+            <button type="button" class="button button--small button--quiet" onClick={() => setAttachError(undefined)}>
+              Dismiss
+            </button>
+          </p>
+        )}
+        {uploading && (
+          <p class="muted composer__uploading" role="status">
+            Uploading {files.length === 1 ? 'the file' : `${files.length} files`}…
+          </p>
+        )}
+      </div>
+      <input
+        ref={picker}
+        id="composer-files"
+        class="composer__file-input"
+        type="file"
+        multiple
+        accept={ATTACHMENT_TYPES.join(',')}
+        tabIndex={-1}
+        aria-label="Attach files"
+        disabled={disabled}
+        onChange={(e) => {
+          choose(e.currentTarget.files);
+          // The same file can be chosen again after its chip was removed.
+          e.currentTarget.value = '';
+        }}
+      />
+      <button type="button" class="button button--quiet composer__attach" aria-label="Attach images or PDFs" title="Attach images or PDFs" disabled={disabled || uploading} onClick={() => picker.current?.click()}>
+        <PaperclipIcon />
+      </button>
       <label class="visually-hidden" for="composer-text">
         Message
       </label>

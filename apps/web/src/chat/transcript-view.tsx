@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { AssistantMarkdown } from './assistant-markdown';
+import { MessageAttachments } from './attachment-views';
 import { CheckIcon, ChevronIcon, CrossIcon, InfoIcon, PendingIcon, WarningIcon } from '../icons/icons';
 import { prettyJson, prettyResult, toolCardSummary, type ToolStatusIconName } from './tool-card-summary';
 import { Reasoning, AnsweredByLine } from './reply-details';
@@ -19,6 +20,7 @@ export function TranscriptView({ items, onRetry, retryDisabled }: { items: reado
               <li key={item.key} class={`msg msg--user${item.pending ? ' msg--pending' : ''}${item.unsent !== undefined ? ' msg--unsent' : ''}`}>
                 <span class="visually-hidden">You: </span>
                 <div class="msg__text">{item.text}</div>
+                {item.attachments && <MessageAttachments attachments={item.attachments} />}
                 {item.unsent !== undefined && (
                   <div class="msg__unsent" role="alert">
                     {/* The icon inside the words, so it stays on their first line when they wrap. */}

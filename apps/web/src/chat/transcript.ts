@@ -1,5 +1,5 @@
 import type { StreamEvent } from '../api/client';
-import type { MessageData, SessionView, StoredEvent, TurnStopReason } from './api-types';
+import type { AttachmentRef, MessageData, SessionView, StoredEvent, TurnStopReason } from './api-types';
 
 /**
  * What the chat shows, as one pure fold: the stored session (its event stream, read on load
@@ -19,6 +19,8 @@ export interface UserItem {
   readonly idempotencyKey?: string;
   /** The send never reached the server (it was down or unreachable): why, in words. Retry sends it again. */
   readonly unsent?: string;
+  /** Files attached to the message (already uploaded; shown as thumbnails and links). */
+  readonly attachments?: readonly AttachmentRef[];
 }
 
 export interface AssistantItem {
@@ -138,7 +140,7 @@ export type ChatAction =
   /** The stored session: the view (groups, turn state) and its events (transcript); without events the view's messages are used. */
   | { readonly type: 'stored'; readonly view: SessionView; readonly events?: readonly StoredEvent[] }
   /** `retryOf`: the key of the not-sent message this send replaces. */
-  | { readonly type: 'send'; readonly text: string; readonly idempotencyKey?: string; readonly retryOf?: string }
+  | { readonly type: 'send'; readonly text: string; readonly idempotencyKey?: string; readonly retryOf?: string; readonly attachments?: readonly AttachmentRef[] }
   | { readonly type: 'sse'; readonly event: StreamEvent }
   /** The stream closed; `aborted` when this page closed it. */
   | { readonly type: 'stream-ended'; readonly aborted: boolean }
@@ -182,7 +184,14 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const live: LiveTurn = { round: 0, assistantKey: `live-${counter}`, toolIndex: 0, finished: false, counter };
       const kept = state.items.filter((item) => item.kind !== 'error' && item.key !== action.retryOf);
       const command = isClearCommand(action.text) || isCompactCommand(action.text);
-      const sent: UserItem = { kind: 'user', key: `local-${counter}`, text: action.text, pending: true, ...(action.idempotencyKey ? { idempotencyKey: action.idempotencyKey } : {}) };
+      const sent: UserItem = {
+        kind: 'user',
+        key: `local-${counter}`,
+        text: action.text,
+        pending: true,
+        ...(action.idempotencyKey ? { idempotencyKey: action.idempotencyKey } : {}),
+        ...(action.attachments?.length ? { attachments: action.attachments } : {}),
+      };
       const items = command ? kept : [...kept, sent];
       const status = isClearCommand(action.text) ? 'Clearing the conversation…' : command ? 'Compacting the conversation…' : 'Message sent. Waiting for the reply…';
       return { ...state, items, turn: 'running', busyElsewhere: false, live: { ...live, waiting: !command }, status };
@@ -433,7 +442,7 @@ export function transcriptFromMessages(messages: readonly MessageData[], turnInP
 function appendMessage(items: TranscriptItem[], message: MessageData, requested?: AnsweredBy): TranscriptItem[] {
   switch (message.role) {
     case 'user':
-      return [...items, { kind: 'user', key: message.messageId, text: message.text }];
+      return [...items, { kind: 'user', key: message.messageId, text: message.text, ...(message.attachments?.length ? { attachments: message.attachments } : {}) }];
     case 'assistant': {
       const answeredBy = answeredByOf(message) ?? requested;
       const reasoning = typeof message.reasoning === 'string' ? message.reasoning : '';

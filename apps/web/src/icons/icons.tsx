@@ -84,3 +84,18 @@ export const ChevronIcon = ({ open, ...props }: IconProps & { readonly open: boo
     <path d={open ? 'M6 9l6 6 6-6' : 'M9 6l6 6-6 6'} />
   </Svg>
 );
+
+/** A paperclip: attach a file. */
+export const PaperclipIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9" />
+  </Svg>
+);
+
+/** A page with a folded corner: a document (an attached PDF). */
+export const DocumentIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M14 3H6a1 1 0 0 0-1 1v16a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V8z" />
+    <path d="M14 3v5h5M8 13h8M8 17h6" />
+  </Svg>
+);

@@ -228,8 +228,11 @@ function reasonFor(toolName: string, loadedGroups: readonly AuditLoadedGroup[]):
 
 function messageSummary(message: MessageData): string {
   switch (message.role) {
-    case 'user':
-      return `user: ${oneLine(message.text, TEXT_LIMIT)}`;
+    case 'user': {
+      // The audit names attached files and their hashes (the bytes are in the attachment store).
+      const files = (message.attachments ?? []).map((a) => `${a.name} (${a.mediaType}, ${a.bytes} bytes, sha256 ${a.hash.slice(0, 12)}…)`);
+      return `user: ${oneLine(message.text, TEXT_LIMIT)}${files.length > 0 ? ` [attached: ${files.join(', ')}]` : ''}`;
+    }
     case 'assistant': {
       const text = oneLine(message.text, TEXT_LIMIT);
       const calls = message.toolCalls.map(callSummary).join(', ');

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from './event-envelope';
-import { COMPACTION_TRIGGERS, TURN_STOP_REASONS, type SessionEvent, type ToolCall, type TurnStopReason } from './session-events';
+import { ATTACHMENT_MEDIA_TYPES, COMPACTION_TRIGGERS, TURN_STOP_REASONS, type AttachmentRef, type SessionEvent, type ToolCall, type TurnStopReason } from './session-events';
 
 /**
  * Narrows a stored envelope to a session event, checking the fields evolve relies on.
@@ -54,7 +54,11 @@ function isMessage(d: Record<string, unknown>): boolean {
   if (!str(d.messageId) || (d.role !== 'tool' && typeof d.text !== 'string')) return false;
   switch (d.role) {
     case 'user':
-      return (d.turnId === undefined || str(d.turnId)) && (d.host === undefined || isHost(d.host));
+      return (
+        (d.turnId === undefined || str(d.turnId)) &&
+        (d.host === undefined || isHost(d.host)) &&
+        (d.attachments === undefined || (Array.isArray(d.attachments) && d.attachments.every(isAttachmentRef)))
+      );
     case 'assistant':
       return Array.isArray(d.toolCalls) && d.toolCalls.every(isToolCall);
     case 'tool':
@@ -71,6 +75,22 @@ function isMessage(d: Record<string, unknown>): boolean {
 function isToolCall(c: unknown): c is ToolCall {
   const call = c as Record<string, unknown> | null;
   return call !== null && typeof call === 'object' && str(call.callId) && str(call.toolName) && typeof call.arguments === 'object';
+}
+
+/** A reference into the attachment store: a SHA-256 hex hash, a name, an allowed media type, a size. */
+export function isAttachmentRef(a: unknown): a is AttachmentRef {
+  const ref = a as Record<string, unknown> | null;
+  return (
+    ref !== null &&
+    typeof ref === 'object' &&
+    typeof ref.hash === 'string' &&
+    /^[0-9a-f]{64}$/.test(ref.hash) &&
+    str(ref.name) &&
+    (ATTACHMENT_MEDIA_TYPES as readonly unknown[]).includes(ref.mediaType) &&
+    typeof ref.bytes === 'number' &&
+    Number.isSafeInteger(ref.bytes) &&
+    ref.bytes >= 0
+  );
 }
 
 function isHost(h: unknown): boolean {

@@ -31,6 +31,26 @@ export interface UserMessageData {
   readonly turnId?: string;
   /** Who runs the turn; absent in older streams. */
   readonly host?: TurnHost;
+  /** Files attached to the message: references into the attachment store, never the bytes. Absent when none. */
+  readonly attachments?: readonly AttachmentRef[];
+}
+
+/** Media types a message may carry (docs/api.md, "Attachments"). */
+export const ATTACHMENT_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'] as const;
+export type AttachmentMediaType = (typeof ATTACHMENT_MEDIA_TYPES)[number];
+
+/**
+ * A file attached to a user message. The bytes live in the content-addressed attachment store
+ * (docs/decisions/attachment-storage.md); the event keeps what names and checks them.
+ */
+export interface AttachmentRef {
+  /** SHA-256 of the bytes, 64 lowercase hex digits: the file's name in the store. */
+  readonly hash: string;
+  /** The file name the user attached (shown, and told to the model). */
+  readonly name: string;
+  readonly mediaType: AttachmentMediaType;
+  /** Size in bytes. */
+  readonly bytes: number;
 }
 
 /**

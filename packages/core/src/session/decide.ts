@@ -1,5 +1,6 @@
 import { stampEvents } from '../aggregate/stamp-events';
-import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type AssistantMessageData, type SessionEvent } from '../events/session-events';
+import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type AssistantMessageData, type AttachmentRef, type SessionEvent } from '../events/session-events';
+import { isAttachmentRef } from '../events/session-event-guards';
 import type { ToolCatalogue } from '../tools/tool-catalogue';
 import type { RecordAssistantMessage, SessionCommand } from './session-commands';
 import { sessionErrors } from './session-errors';
@@ -46,6 +47,7 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
         requireText('host.replicaId', command.host.replicaId);
         requireText('host.processId', command.host.processId);
       }
+      for (const attachment of command.attachments ?? []) requireAttachment(attachment);
       return [
         {
           type: 'MessageSent',
@@ -55,6 +57,9 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
             text: command.text,
             ...(command.turnId !== undefined ? { turnId: command.turnId } : {}),
             ...(command.host ? { host: { replicaId: command.host.replicaId, processId: command.host.processId } } : {}),
+            ...(command.attachments && command.attachments.length > 0
+              ? { attachments: command.attachments.map((a) => ({ hash: a.hash, name: a.name, mediaType: a.mediaType, bytes: a.bytes })) }
+              : {}),
           },
         },
       ];
@@ -298,4 +303,11 @@ function answeredBy(command: RecordAssistantMessage): Pick<AssistantMessageData,
     ...(command.model ? { model: command.model } : {}),
     ...(command.reasoning ? { reasoning: command.reasoning } : {}),
   };
+}
+
+/** An attachment reference is checked whole: a bad one would break every later request of the session. */
+function requireAttachment(attachment: AttachmentRef): void {
+  if (!isAttachmentRef(attachment)) {
+    throw sessionErrors.invalidCommand('Each attachment needs a hash (64 lowercase hex digits), a name, an allowed mediaType and a byte count. Upload the file first (POST /api/attachments) and send what it answers.');
+  }
 }

@@ -1,4 +1,4 @@
-import type { CompactionTrigger, ReplyAdjustments, ToolCall, ToolGroupLoadSource, TurnHost, TurnStopReason } from '../events/session-events';
+import type { AttachmentRef, CompactionTrigger, ReplyAdjustments, ToolCall, ToolGroupLoadSource, TurnHost, TurnStopReason } from '../events/session-events';
 
 export interface StartSession {
   readonly type: 'StartSession';
@@ -13,6 +13,8 @@ export interface RecordUserMessage {
   /** The turn the message opens, and who runs it: how a cut-off turn is found and closed. */
   readonly turnId?: string;
   readonly host?: TurnHost;
+  /** Files attached to the message, already in the attachment store. */
+  readonly attachments?: readonly AttachmentRef[];
 }
 
 export interface RecordAssistantMessage {

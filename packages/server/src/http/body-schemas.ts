@@ -16,17 +16,32 @@ export interface StartSessionBody {
   readonly agentId?: string;
 }
 
+/** Attachments one message may carry: each is sent to the model on every later request of the session. */
+export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
+
 export const sendMessageBody = {
   type: 'object',
   additionalProperties: false,
   required: ['text'],
   properties: {
     text: { type: 'string', minLength: 1, maxLength: 100_000, description: 'The user message. Exactly "/clear" clears the session instead.' },
+    attachments: {
+      type: 'array',
+      maxItems: MAX_ATTACHMENTS_PER_MESSAGE,
+      description: 'Files uploaded with POST /api/attachments, by hash; `name` overrides the uploaded file name.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['hash'],
+        properties: { hash: { type: 'string', pattern: '^[0-9a-f]{64}$' }, name: { type: 'string', minLength: 1, maxLength: 200 } },
+      },
+    },
   },
 };
 
 export interface SendMessageBody {
   readonly text: string;
+  readonly attachments?: readonly { readonly hash: string; readonly name?: string }[];
 }
 
 export const loadToolGroupBody = {

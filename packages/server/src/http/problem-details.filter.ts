@@ -54,6 +54,13 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   provider_timeout: 504,
   provider_cancelled: 504,
   provider_context_too_long: 502,
+  // Attachments (docs/api.md, "Attachments").
+  attachment_type_unsupported: 415,
+  attachment_type_mismatch: 415,
+  attachment_too_large: 413,
+  attachment_empty: 400,
+  attachment_not_found: 400,
+  invalid_attachment_hash: 400,
 };
 
 /**

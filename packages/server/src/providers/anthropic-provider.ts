@@ -12,6 +12,7 @@ import {
 } from './provider-transport';
 import { requestTools } from './request-tools';
 import { asArgumentsObject, parseToolArguments } from './tool-arguments';
+import { userParts, type UserPart } from './user-content';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -99,8 +100,8 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): Anthropic
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        // The API rejects empty text blocks.
-        append('user', message.text === '' ? [] : [{ type: 'text', text: message.text }]);
+        // The API rejects empty text blocks (userParts leaves none).
+        append('user', userParts(message, { pdf: true }).map(anthropicUserBlock));
         break;
       case 'assistant':
         append('assistant', [
@@ -115,6 +116,18 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): Anthropic
     }
   }
   return out;
+}
+
+/** Images and PDFs go as base64 `image` and `document` blocks, before the text that refers to them. */
+function anthropicUserBlock(part: UserPart): Record<string, unknown> {
+  switch (part.kind) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } };
+    case 'pdf':
+      return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, title: part.name };
+  }
 }
 
 function thinkingBlocksOf(metadata: ProviderMetadata | undefined): Record<string, unknown>[] {

@@ -13,6 +13,7 @@ import {
 } from './provider-transport';
 import { requestTools } from './request-tools';
 import { asArgumentsObject } from './tool-arguments';
+import { userParts } from './user-content';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
@@ -100,7 +101,11 @@ export function toGeminiContents(messages: readonly ChatMessage[]): GeminiConten
     }
     resultsContent = undefined;
     if (message.role === 'user') {
-      out.push({ role: 'user', parts: [{ text: message.text }] });
+      // Files as inlineData parts (Gemini reads images and PDFs), then the text; never no part at all.
+      const parts = userParts(message, { pdf: true }).map((part) =>
+        part.kind === 'text' ? { text: part.text } : { inlineData: { mimeType: part.kind === 'pdf' ? 'application/pdf' : part.mediaType, data: part.data } },
+      );
+      out.push({ role: 'user', parts: parts.length > 0 ? parts : [{ text: '' }] });
       continue;
     }
     const signatures = geminiSignaturesOf(message.providerMetadata);

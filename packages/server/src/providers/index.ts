@@ -1,4 +1,5 @@
 export type {
+  ChatAttachment,
   ChatMessage,
   ModelProvider,
   ModelRequest,

@@ -18,9 +18,24 @@ export interface ModelToolCall {
   readonly arguments: unknown;
 }
 
+/**
+ * A file attached to a user message (its reference from the event), with its bytes as base64
+ * when they were loaded from the attachment store for this request (turns/load-attachments.ts).
+ */
+export interface ChatAttachment {
+  readonly hash: string;
+  readonly name: string;
+  readonly mediaType: string;
+  readonly bytes: number;
+  /** Base64 of the bytes; absent when not loaded (the model is told the file's name only). */
+  readonly data?: string;
+  /** The store no longer has the file: the model is told so, and the turn runs on. */
+  readonly missing?: boolean;
+}
+
 /** The conversation as the agent loop hands it over: provider-neutral, in order. */
 export type ChatMessage =
-  | { readonly role: 'user'; readonly text: string }
+  | { readonly role: 'user'; readonly text: string; readonly attachments?: readonly ChatAttachment[] }
   | {
       readonly role: 'assistant';
       readonly text: string;

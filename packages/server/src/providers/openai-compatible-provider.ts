@@ -12,6 +12,7 @@ import {
 } from './provider-transport';
 import { requestTools } from './request-tools';
 import { argumentsAsJsonText, parseToolArguments } from './tool-arguments';
+import { userParts, type UserPart, type UserPartOptions } from './user-content';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -26,6 +27,13 @@ export interface OpenAiCompatibleProviderOptions extends ProviderTransportOption
    * default follows the base URL.
    */
   readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * Send attached PDFs as `file` content parts (`file_data` as a data URL). OpenAI and OpenRouter
+   * read them; local servers (Ollama, llama.cpp, vLLM) refuse the part type, so for them the
+   * model gets a note pointing to the pdf tools instead. Default: true for OpenAI's and
+   * OpenRouter's base URLs only. Images go as `image_url` data URLs everywhere.
+   */
+  readonly pdfFileParts?: boolean;
 }
 
 /** OpenAI chat completions, streamed; also any compatible server (Ollama, vLLM, llama.cpp, OpenRouter). */
@@ -34,11 +42,13 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly baseUrl: string;
   private readonly transport: ResolvedTransportOptions;
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  private readonly pdfFileParts: boolean;
 
   constructor(private readonly options: OpenAiCompatibleProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.transport = resolveTransportOptions(options);
     this.maxTokensField = options.maxTokensField ?? (this.baseUrl === OPENAI_DEFAULT_BASE_URL ? 'max_completion_tokens' : 'max_tokens');
+    this.pdfFileParts = options.pdfFileParts ?? (this.baseUrl === OPENAI_DEFAULT_BASE_URL || /^https:\/\/openrouter\.ai\//.test(this.baseUrl));
   }
 
   async complete(request: ModelRequest, handlers: ModelStreamHandlers = {}): Promise<ModelResponse> {
@@ -65,7 +75,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     const tools = requestTools('openai', request.tools);
     return {
       model: request.model,
-      messages: toOpenAiMessages(request.system, request.messages),
+      messages: toOpenAiMessages(request.system, request.messages, { pdf: this.pdfFileParts }),
       ...(tools ? { tools } : {}),
       ...(request.maxOutputTokens !== undefined ? { [this.maxTokensField]: request.maxOutputTokens } : {}),
       stream: true,
@@ -74,13 +84,14 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   }
 }
 
-export function toOpenAiMessages(system: string, messages: readonly ChatMessage[]): Record<string, unknown>[] {
+export function toOpenAiMessages(system: string, messages: readonly ChatMessage[], files: UserPartOptions = { pdf: false }): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   if (system !== '') out.push({ role: 'system', content: system });
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        out.push({ role: 'user', content: message.text });
+        // Plain text stays a string (what every compatible server takes); files make it a part list.
+        out.push({ role: 'user', content: (message.attachments ?? []).length === 0 ? message.text : userParts(message, files).map(openAiUserPart) });
         break;
       case 'assistant':
         if (message.toolCalls.length === 0) {
@@ -105,6 +116,17 @@ export function toOpenAiMessages(system: string, messages: readonly ChatMessage[
     }
   }
   return out;
+}
+
+function openAiUserPart(part: UserPart): Record<string, unknown> {
+  switch (part.kind) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data}` } };
+    case 'pdf':
+      return { type: 'file', file: { filename: part.name, file_data: `data:application/pdf;base64,${part.data}` } };
+  }
 }
 
 interface PartialToolCall {

@@ -24,6 +24,7 @@ import { MemoryFile } from './builtin/core/memory-file';
 import { SkillLibrary } from './builtin/core/skill-library';
 import { PdfService } from './builtin/pdf/pdf-service';
 import { dataPaths } from './data-paths';
+import type { AttachmentReader } from '../turns/load-attachments';
 
 export interface ToolRuntimeOptions {
   /** The event store (search_history reads past sessions from it). */
@@ -43,6 +44,8 @@ export interface ToolRuntimeOptions {
    * starts it once the registry is complete.
    */
   readonly config: ConfigServices;
+  /** Attached files: the pdf tools read an attached PDF by the path `attachment:<hash>`. */
+  readonly attachments?: AttachmentReader;
 }
 
 /**
@@ -104,7 +107,7 @@ export class ToolRuntime {
     const userTools = new UserToolManager({ folder: paths.userTools, catalogue, registry });
     // Built-ins first: their core tools and groups come before the JS ones in every listing.
     // PDF workers start on the first PDF call, not here.
-    const pdf = new PdfService({ filesRoot: paths.files });
+    const pdf = new PdfService({ filesRoot: paths.files, ...(options.attachments ? { attachments: options.attachments } : {}) });
     const skills = new SkillLibrary({ builtinFolder: BUILTIN_SKILLS_FOLDER, userFolder: paths.skills, ...(options.onLog ? { onLog: options.onLog } : {}) });
     const memory = new MemoryFile({ folder: paths.memory, timeZone: config.timeZone });
     const history = new HistoryIndex({ store: options.store, memory, timeZone: config.timeZone });

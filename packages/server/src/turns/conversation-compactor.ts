@@ -181,7 +181,8 @@ function messageTokens(message: MessageData): number {
 function messageText(message: MessageData): string {
   switch (message.role) {
     case 'user':
-      return message.text;
+      // Files are named (with the pdf tools' path) so the summary can keep them reachable.
+      return [message.text, ...(message.attachments ?? []).map((a) => `[Attached ${a.mediaType} "${a.name}"${a.mediaType === 'application/pdf' ? `, pdf tools path "attachment:${a.hash}"` : ''}]`)].join('\n');
     case 'assistant':
       return [message.text, ...message.toolCalls.map((c) => `${c.toolName}(${JSON.stringify(c.arguments)})`)].join('\n');
     case 'tool':

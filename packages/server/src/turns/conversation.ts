@@ -28,14 +28,15 @@ export const SUMMARY_HEADER = '[Summary of the earlier conversation, written whe
 function withSummary(summary: string, chat: ChatMessage[]): ChatMessage[] {
   const block = `${SUMMARY_HEADER}\n${summary}\n[End of summary]`;
   const [first, ...rest] = chat;
-  if (first?.role === 'user') return [{ role: 'user', text: `${block}\n\n${first.text}` }, ...rest];
+  if (first?.role === 'user') return [{ ...first, text: `${block}\n\n${first.text}` }, ...rest];
   return [{ role: 'user', text: block }, ...chat];
 }
 
 function toChatMessage(m: MessageData, provider: ProviderName): ChatMessage {
   switch (m.role) {
     case 'user':
-      return { role: 'user', text: m.text };
+      // References only: the bytes are loaded just before the request (load-attachments.ts).
+      return { role: 'user', text: m.text, ...(m.attachments && m.attachments.length > 0 ? { attachments: m.attachments.map((a) => ({ ...a })) } : {}) };
     case 'assistant':
       return {
         role: 'assistant',

@@ -5,6 +5,7 @@ import {
   OneClawError,
   SessionRuleError,
   uniqueCallIds,
+  type AttachmentRef,
   type CompactionTrigger,
   type ReplyAdjustments,
   type SessionCommand,
@@ -19,6 +20,7 @@ import type { SecretRedactor } from '../security/secret-redactor';
 import type { Recorded, SessionRepository, SessionSnapshot } from '../sessions/session-repository';
 import type { ToolRuntime } from '../tools/tool-runtime';
 import { toChatMessages } from './conversation';
+import { withAttachmentBytes, type AttachmentReader } from './load-attachments';
 import type { ConversationCompactor } from './conversation-compactor';
 import type { CutOffTurns } from './cut-off-turns';
 import type { ServerIdentity } from './server-identity';
@@ -34,6 +36,8 @@ export interface TurnRequest {
   readonly observer?: TurnObserver;
   /** The HTTP client going away cancels the turn like CancelTurn. */
   readonly signal?: AbortSignal;
+  /** Files attached to the message, already in the attachment store (recorded as references). */
+  readonly attachments?: readonly AttachmentRef[];
 }
 
 export interface TurnResult {
@@ -70,6 +74,8 @@ export interface TurnRunnerDeps {
   readonly maxAppendBytes: number;
   /** Summarises the early conversation when the context window is nearly full, and for `/compact`. */
   readonly compactor: ConversationCompactor;
+  /** Where attached files' bytes are read from for each model request; without it the model gets their names only. */
+  readonly attachments?: AttachmentReader;
 }
 
 export const CLEAR_COMMAND = '/clear';
@@ -131,7 +137,7 @@ export class TurnRunner {
         };
       }
       const turn = new Turn(this.deps, agent, provider, request.sessionId, turnId, controller.signal, observer);
-      return await turn.run(request.text);
+      return await turn.run(request.text, request.attachments);
     } catch (error) {
       failed = true;
       throw error;
@@ -167,7 +173,7 @@ class Turn {
     this.allowed = agent.allowedTools;
   }
 
-  async run(text: string): Promise<TurnResult> {
+  async run(text: string, attachments: readonly AttachmentRef[] = []): Promise<TurnResult> {
     this.observer({ type: 'turn_started', sessionId: this.sessionId, turnId: this.turnId });
     let session: SessionSnapshot = await this.record({
       type: 'RecordUserMessage',
@@ -175,6 +181,7 @@ class Turn {
       text,
       turnId: this.turnId,
       host: this.deps.identity.host,
+      ...(attachments.length > 0 ? { attachments } : {}),
     });
     const breaker = new ToolLoopBreaker();
     for (;;) {
@@ -223,7 +230,7 @@ class Turn {
           {
             model,
             system: this.systemPrompt(),
-            messages: toChatMessages(session.state, this.provider.client.name),
+            messages: this.chatMessages(session),
             tools: payload.payload,
             signal: this.signal,
           },
@@ -384,6 +391,12 @@ class Turn {
       }
     }
     return session;
+  }
+
+  /** The conversation for the next request, attached files' bytes read from the store. */
+  private chatMessages(session: SessionSnapshot) {
+    const messages = toChatMessages(session.state, this.provider.client.name);
+    return this.deps.attachments ? withAttachmentBytes(messages, this.deps.attachments) : messages;
   }
 
   private systemPrompt(): string {

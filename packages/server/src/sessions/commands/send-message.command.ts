@@ -11,6 +11,8 @@ export class SendMessageCommand extends Command<TurnResult> {
     readonly observer: TurnObserver | undefined,
     /** Aborted when the HTTP client goes away. */
     readonly signal: AbortSignal | undefined,
+    /** Files uploaded with POST /api/attachments, by hash (a `name` overrides the uploaded one). */
+    readonly attachments: readonly { readonly hash: string; readonly name?: string }[] = [],
   ) {
     super();
   }

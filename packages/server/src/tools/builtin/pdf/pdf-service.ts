@@ -6,6 +6,7 @@ import { parsePageRanges } from './page-ranges';
 import { PdfWorkerPool } from './pdf-worker-pool';
 import type { PdfDocumentInfo, PdfRenderResult, PdfTextResult } from './pdf-worker-protocol';
 import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './render-plan';
+import type { AttachmentReader } from '../../../turns/load-attachments';
 
 /** PDFs above this are refused: the whole file is read into memory and parsed there. */
 export const DEFAULT_MAX_PDF_BYTES = 50 * 1024 * 1024;
@@ -20,6 +21,8 @@ export interface PdfServiceOptions {
   readonly maxFileBytes?: number;
   readonly renderLimits?: RenderLimits;
   readonly pool?: PdfWorkerPool;
+  /** Attached files, read by the path `attachment:<hash>` (the model is told it with each attached PDF). */
+  readonly attachments?: AttachmentReader;
 }
 
 export interface PdfFileInfo extends PdfDocumentInfo {
@@ -48,12 +51,14 @@ export class PdfService {
   private readonly pool: PdfWorkerPool;
   private readonly maxFileBytes: number;
   private readonly renderLimits: RenderLimits;
+  private readonly attachments: AttachmentReader | undefined;
 
   constructor(options: PdfServiceOptions) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_PDF_BYTES;
     this.renderLimits = options.renderLimits ?? DEFAULT_RENDER_LIMITS;
     this.fs = new ConfinedFs({ root: options.filesRoot, maxReadBytes: this.maxFileBytes, maxWriteBytes: MAX_PNG_BYTES });
     this.pool = options.pool ?? new PdfWorkerPool();
+    this.attachments = options.attachments;
   }
 
   async info(input: string, signal: AbortSignal): Promise<PdfFileInfo> {
@@ -83,6 +88,15 @@ export class PdfService {
     return { ...rendered, path: fileName, page, outputPath: output, pngBytes: png.byteLength };
   }
 
+  private readAttachment(hash: string): Buffer {
+    const bytes = this.attachments?.read(hash);
+    if (!bytes) {
+      throw new OneClawError('not_found', `No attached file has the hash ${hash}: it is missing from the attachment store. Ask the user to attach the PDF again.`);
+    }
+    if (bytes.byteLength > this.maxFileBytes) throw new FsError('too_large', 'too large', { bytes: bytes.byteLength });
+    return bytes;
+  }
+
   get limits(): RenderLimits {
     return this.renderLimits;
   }
@@ -92,10 +106,11 @@ export class PdfService {
   }
 
   private readPdf(input: string): { bytes: Uint8Array; fileName: string } {
-    const fileName = this.fs.displayPath(input);
+    const attached = ATTACHMENT_PATH.exec(input.trim());
+    const fileName = attached ? `attachment:${attached[1]}` : this.fs.displayPath(input);
     let bytes: Buffer;
     try {
-      bytes = this.fs.readBytes(input);
+      bytes = attached ? this.readAttachment(attached[1]!) : this.fs.readBytes(input);
     } catch (error) {
       if (error instanceof FsError && error.code === 'too_large') {
         const size = typeof error.details.bytes === 'number' ? ` (${byteSize(error.details.bytes)})` : '';
@@ -111,7 +126,14 @@ export class PdfService {
   }
 }
 
+/**
+ * An attached PDF, by the path the model was told: read from the attachment store (outside the
+ * files folder, which tools can write; the store they can only read).
+ */
+const ATTACHMENT_PATH = /^attachment:([0-9a-f]{64})$/;
+
 function defaultOutputPath(fileName: string, page: number): string {
-  const base = path.posix.basename(fileName).replace(/\.pdf$/i, '');
+  // `attachment:<hash>` renders to `pdf-renders/attachment-<first 12 hex digits>-page-<n>.png`.
+  const base = path.posix.basename(fileName.replace(/^attachment:([0-9a-f]{12})[0-9a-f]*$/, 'attachment-$1')).replace(/\.pdf$/i, '');
   return `${RENDER_FOLDER}/${base}-page-${page}.png`;
 }

@@ -1,0 +1,21 @@
+import { describe, expect, test } from '@jest/globals';
+import type { AttachmentRef, StoredEvent } from './api-types';
+import { chatReducer, initialChatState, transcriptFromEvents } from './transcript';
+
+const PDF: AttachmentRef = { hash: 'a'.repeat(64), name: 'report.pdf', mediaType: 'application/pdf', bytes: 1234 };
+const event = (data: unknown): StoredEvent => ({ type: 'MessageSent', data, metadata: { eventId: 'e1', occurredAt: '2026-01-01T00:00:00Z' }, revision: 1 });
+
+describe('attachments in the transcript (issue 15)', () => {
+  test('the sent message shows its files at once, and a stored one from its event', () => {
+    const sending = chatReducer(initialChatState, { type: 'send', text: 'read this', attachments: [PDF] });
+    expect(sending.items).toEqual([expect.objectContaining({ kind: 'user', text: 'read this', pending: true, attachments: [PDF] })]);
+    expect(transcriptFromEvents([event({ messageId: 'm1', role: 'user', text: 'read this', attachments: [PDF] })])).toEqual([
+      { kind: 'user', key: 'm1', text: 'read this', attachments: [PDF] },
+    ]);
+  });
+
+  test('messages without files have no attachments field (older streams read as before)', () => {
+    expect(transcriptFromEvents([event({ messageId: 'm1', role: 'user', text: 'hi' })])).toEqual([{ kind: 'user', key: 'm1', text: 'hi' }]);
+    expect(chatReducer(initialChatState, { type: 'send', text: 'hi', attachments: [] }).items[0]).not.toHaveProperty('attachments');
+  });
+});

@@ -1,0 +1,152 @@
+import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { RecordedEvent } from '@oneclaw/core';
+import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
+import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startTestServer, TEST_API_TOKEN, type TestServer } from '../testing/test-server';
+import { writeTestPdf } from '../tools/builtin/pdf/test-pdfs.fixture';
+
+/**
+ * Issue 15, attachments, in the booted server: real HTTP, SQLite, the attachment store on disk,
+ * the PDF worker thread, and a loopback FAKE Anthropic model.
+ */
+const MODEL_KEY = 'sk-ant-test-model-key-attach-000';
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6300010000050001', 'hex');
+
+describe('attachments: upload, serve, send to the model, read with the pdf tools (issue 15)', () => {
+  let model: FakeModelServer;
+  let server: TestServer;
+  let dataDir: string;
+
+  beforeEach(async () => {
+    model = await startFakeModelServer('anthropic', { apiKey: MODEL_KEY });
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-attach-e2e-'));
+    server = await startTestServer({
+      dataDir,
+      env: {
+        ONECLAW_PROVIDER: 'anthropic',
+        ANTHROPIC_API_KEY: MODEL_KEY,
+        ANTHROPIC_BASE_URL: model.url,
+        ONECLAW_PROVIDER_MAX_RETRIES: '0',
+        ONECLAW_ATTACHMENT_MAX_BYTES: String(64 * 1024),
+      },
+    });
+  });
+
+  afterEach(async () => {
+    await server.close();
+    await model.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function upload(bytes: Buffer, contentType: string, name?: string, headers: Record<string, string> = {}) {
+    return fetch(`${server.url}/api/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_API_TOKEN}`, 'content-type': contentType, ...(name ? { 'x-attachment-name': encodeURIComponent(name) } : {}), ...headers },
+      body: bytes,
+    });
+  }
+
+  async function testPdf(pages: string[]): Promise<Buffer> {
+    const file = path.join(dataDir, 'incoming', 'report.pdf');
+    await writeTestPdf(file, { pages, fontSize: 40 });
+    return readFileSync(file);
+  }
+
+  it('stores an upload by its SHA-256 outside the event store and serves it back with its type, nosniff and (PDF) a download name', async () => {
+    const answer = await upload(PNG, 'image/png', 'chat/cat é.png');
+    expect(answer.status).toBe(201);
+    const ref = (await answer.json()) as { hash: string };
+    expect(ref).toEqual({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), name: 'cat é.png', mediaType: 'image/png', bytes: PNG.byteLength });
+    expect(readFileSync(path.join(dataDir, 'attachments', ref.hash))).toEqual(PNG);
+    // The same bytes again: the same hash, nothing new.
+    expect(((await (await upload(PNG, 'image/png', 'again.png')).json()) as { hash: string }).hash).toBe(ref.hash);
+
+    const image = await fetch(`${server.url}/api/attachments/${ref.hash}`, { headers: { authorization: `Bearer ${TEST_API_TOKEN}` } });
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(image.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(image.headers.get('content-disposition')).toBeNull();
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(PNG);
+
+    const pdf = (await (await upload(await testPdf(['Hello']), 'application/pdf', 'Q3 report.pdf')).json()) as { hash: string };
+    const served = await fetch(`${server.url}/api/attachments/${pdf.hash}`, { headers: { authorization: `Bearer ${TEST_API_TOKEN}` } });
+    expect(served.headers.get('content-type')).toBe('application/pdf');
+    expect(served.headers.get('content-disposition')).toBe(`attachment; filename="Q3 report.pdf"; filename*=UTF-8''Q3%20report.pdf`);
+
+    expect((await fetch(`${server.url}/api/attachments/${ref.hash}`)).status).toBe(401);
+    expect((await server.api('GET', `/api/attachments/${'0'.repeat(64)}`)).body).toMatchObject({ status: 404, code: 'attachment_not_found' });
+    expect((await server.api('GET', '/api/attachments/..%2Fapi-token')).body).toMatchObject({ status: 400, code: 'invalid_attachment_hash' });
+  });
+
+  it('refuses other types (415), bytes that are not what the Content-Type says (415) and files over the limit (413), with stable codes', async () => {
+    const html = await upload(Buffer.from('<script>alert(1)</script>'), 'text/html', 'x.html');
+    expect(html.status).toBe(415);
+    expect(await html.json()).toMatchObject({ code: 'attachment_type_unsupported', detail: expect.stringContaining('PNG, JPEG, GIF or WebP image or a PDF') });
+
+    const disguised = await upload(Buffer.from('<html>not an image</html>'), 'image/png', 'x.png');
+    expect(disguised.status).toBe(415);
+    expect(await disguised.json()).toMatchObject({ code: 'attachment_type_mismatch' });
+
+    const big = await upload(Buffer.concat([PNG, Buffer.alloc(70 * 1024)]), 'image/png', 'big.png');
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ code: 'attachment_too_large', detail: expect.stringContaining('64 KB') });
+  });
+
+  it('SendMessage with an unknown hash is refused (400 attachment_not_found) before anything is recorded', async () => {
+    await server.api('POST', '/api/sessions', { sessionId: 'unknown' });
+    const answer = await server.api('POST', '/api/sessions/unknown/messages', { text: 'look', attachments: [{ hash: 'f'.repeat(64) }] });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'attachment_not_found' });
+    const events = (await server.api('GET', '/api/sessions/unknown/events')).body.events as RecordedEvent[];
+    expect(events.map((e) => e.type)).toEqual(['SessionStarted']);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('FAKE model: the user attaches a PDF; the request carries it as a document; the model reads it with pdf_extract_text on attachment:<hash>', async () => {
+    const bytes = await testPdf(['Alpha page one', 'Bravo page two']);
+    const ref = (await (await upload(bytes, 'application/pdf', 'report.pdf')).json()) as { hash: string; bytes: number };
+    await server.api('POST', '/api/sessions', { sessionId: 'pdf' });
+    model.enqueue(
+      fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }),
+      fakeReply.toolCall('pdf_extract_text', { path: `attachment:${ref.hash}`, pages: '2' }),
+      fakeReply.text('Page 2 says "Bravo page two".'),
+    );
+    const turn = await server.api('POST', '/api/sessions/pdf/messages', { text: 'what does page 2 say?', attachments: [{ hash: ref.hash }] });
+    expect(turn.body).toMatchObject({ reason: 'completed', rounds: 3 });
+
+    // The event holds the reference, never the bytes.
+    const events = (await server.api('GET', '/api/sessions/pdf/events')).body.events as RecordedEvent[];
+    const user = events.find((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === 'user')!;
+    expect(user.data).toMatchObject({ text: 'what does page 2 say?', attachments: [{ hash: ref.hash, name: 'report.pdf', mediaType: 'application/pdf', bytes: ref.bytes }] });
+    expect(JSON.stringify(events)).not.toContain(bytes.toString('base64').slice(0, 200));
+
+    // Every request of the session sends the document again, with the note naming the tool path.
+    for (const request of model.requests) {
+      const content = (request.body as { messages: { content: Record<string, any>[] }[] }).messages[0]!.content;
+      expect(content[0]).toEqual({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: bytes.toString('base64') }, title: 'report.pdf' });
+      expect(content[1]!.text).toContain(`read it with path "attachment:${ref.hash}"`);
+    }
+    const results = events.filter((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === 'tool').map((e) => e.data as { toolName: string; result?: string });
+    expect(results.map((r) => r.toolName)).toEqual(['load_tool_group', 'pdf_extract_text']);
+    expect(results[1]?.result).toBe('--- Page 2 of 2 ---\nBravo page two');
+  });
+
+  it('FAKE model: a file gone from the store becomes a note in the request, and the turn still runs', async () => {
+    const ref = (await (await upload(PNG, 'image/png', 'cat.png')).json()) as { hash: string };
+    await server.api('POST', '/api/sessions', { sessionId: 'gone' });
+    model.enqueue(fakeReply.text('A cat.'));
+    expect((await server.api('POST', '/api/sessions/gone/messages', { text: 'what is this?', attachments: [{ hash: ref.hash }] })).body).toMatchObject({ reason: 'completed' });
+    expect((model.requests[0]!.body as { messages: { content: Record<string, any>[] }[] }).messages[0]!.content[0]).toMatchObject({ type: 'image' });
+
+    unlinkSync(path.join(dataDir, 'attachments', ref.hash));
+    model.enqueue(fakeReply.text('I cannot see it any more.'));
+    const next = await server.api('POST', '/api/sessions/gone/messages', { text: 'and now?' });
+    expect(next.body).toMatchObject({ reason: 'completed', reply: 'I cannot see it any more.' });
+    const content = (model.requests[1]!.body as { messages: { content: Record<string, any>[] }[] }).messages[0]!.content;
+    expect(content.map((c) => c.type)).toEqual(['text']);
+    expect(content[0]!.text).toContain(`"cat.png" (image/png, ${PNG.byteLength} B): the file is missing from the server's attachment store`);
+  });
+});

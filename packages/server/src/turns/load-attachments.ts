@@ -1,0 +1,31 @@
+import type { ChatMessage } from '../providers/model-provider';
+
+/** Where the agent loop reads attached files from (the AttachmentStore; a fake in tests). */
+export interface AttachmentReader {
+  /** The bytes, or undefined when the file is not in the store. */
+  read(hash: string): Buffer | undefined;
+}
+
+/**
+ * Fills in the bytes (base64) of every attachment of the conversation, just before a model
+ * request: the events hold only references. A file the store no longer has is marked missing,
+ * and the provider tells the model so in words: the turn still runs.
+ */
+export function withAttachmentBytes(messages: readonly ChatMessage[], reader: AttachmentReader): ChatMessage[] {
+  // A file attached twice (or to two messages) is read once per request.
+  const cache = new Map<string, string | undefined>();
+  const load = (hash: string) => {
+    if (!cache.has(hash)) cache.set(hash, reader.read(hash)?.toString('base64'));
+    return cache.get(hash);
+  };
+  return messages.map((message) => {
+    if (message.role !== 'user' || !message.attachments?.length) return message;
+    return {
+      ...message,
+      attachments: message.attachments.map((attachment) => {
+        const data = load(attachment.hash);
+        return data === undefined ? { ...attachment, missing: true } : { ...attachment, data };
+      }),
+    };
+  });
+}
