@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeReply } from '@oneclaw/server/testing';
 import type { Page } from 'playwright-core';
-import { CHROMIUM_SKIP_REASON, chromiumAvailable, PHONE, startUiHarness, waitForCount, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
+import { CHROMIUM_SKIP_REASON, chromiumAvailable, expectAccessible, PHONE, startUiHarness, waitForCount, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(120_000);
@@ -81,6 +81,7 @@ describeUi(chromiumAvailable ? 'S6 attachments: images and PDFs on a message (re
       await page.getByRole('alert').filter({ hasText: '"huge-scan.pdf" is too big (21 MB): files up to 20 MB can be attached.' }).waitFor();
       expect(await box.inputValue()).toBe(text);
       await waitForCount(chips.getByRole('listitem'), 2);
+      await expectAccessible(page, `composer with files and an alert on ${name}`);
 
       // A file the server refuses on send (its bytes are not a PNG): the alert says why; nothing is lost.
       await files.setInputFiles([{ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('<html>not a picture</html>') }]);
@@ -122,6 +123,7 @@ describeUi(chromiumAvailable ? 'S6 attachments: images and PDFs on a message (re
       await checkTranscript();
       await page.reload();
       await checkTranscript();
+      await expectAccessible(page, `transcript with attachments on ${name}`);
 
       expect(errors.filter((error) => !REFUSED_UPLOAD.test(error))).toEqual([]);
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeGate, fakeReply } from '@oneclaw/server/testing';
 import type { Page } from 'playwright-core';
-import { CHROMIUM_SKIP_REASON, chromiumAvailable, PHONE, startUiHarness, waitForText, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
+import { CHROMIUM_SKIP_REASON, chromiumAvailable, expectAccessible, PHONE, startUiHarness, waitForText, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(90_000);
@@ -62,6 +62,7 @@ describeUi(chromiumAvailable ? 'S6 which model answers, the waiting state and st
       await indicator(page).getByText('Thinking…').waitFor({ state: 'visible' });
       await waitForText(indicator(page).locator('.waiting__model'), MODEL);
       await expectInViewport(page, indicator(page));
+      await expectAccessible(page, `thinking on ${name}`);
       gate.release();
 
       const reply = conversation(page).getByRole('listitem').filter({ hasText: 'Autumn moonlight' });
@@ -79,6 +80,7 @@ describeUi(chromiumAvailable ? 'S6 which model answers, the waiting state and st
       await summary.click();
       await reply.getByText(reasoning).waitFor({ state: 'visible' });
       expect(await details.locator('b').count()).toBe(0);
+      await expectAccessible(page, `reasoning open on ${name}`);
 
       // The reasoning and the model are recorded with the message: a reload shows them again.
       await page.reload();
@@ -99,6 +101,7 @@ describeUi(chromiumAvailable ? 'S6 which model answers, the waiting state and st
       await waitForText(indicator(page).locator('.waiting__text'), 'The provider is busy (HTTP 429); retrying in 2 s (attempt 2 of 3).');
       await indicator(page).locator('.waiting__text').waitFor({ state: 'visible' });
       await expectInViewport(page, indicator(page));
+      await expectAccessible(page, `provider retry notice on ${name}`);
       gate.release();
 
       await conversation(page).getByText('Sorry for the wait.').waitFor();
