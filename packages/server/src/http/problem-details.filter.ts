@@ -53,6 +53,10 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   provider_bad_response: 502,
   provider_timeout: 504,
   provider_cancelled: 504,
+  // Retry and edit of the last turn (docs/events.md, "Retry and edit").
+  nothing_to_retry: 409,
+  nothing_to_edit: 409,
+  not_last_user_message: 409,
 };
 
 /**
