@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { SendOutcome } from './chat-store';
 import './redo-controls.css';
 
@@ -52,7 +52,8 @@ export function MessageEditor(props: {
   const { messageId, draft, onDraft, actions, onClose } = props;
   const [saving, setSaving] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => {
+  // Before the first paint: a caret moved later would land in the middle of what is being typed.
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     el.focus();
