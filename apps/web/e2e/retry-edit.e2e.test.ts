@@ -83,6 +83,8 @@ describeUi(chromiumAvailable ? 'Retry the last turn and edit the last message (r
       await editor.fill('Something else');
       await editor.press('Escape');
       await waitForCount(page.getByRole('textbox', { name: 'Edit your message' }), 0);
+      // Focus goes back to Edit, so a keyboard user is where they were.
+      await entry(page, question).locator('button:focus', { hasText: 'Edit' }).waitFor();
       await waitForCount(conversation(page).getByText(question, { exact: true }), 1);
       await entry(page, 'Joke two.').waitFor();
 

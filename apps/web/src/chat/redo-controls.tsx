@@ -27,10 +27,15 @@ export function RetryTurnButton({ messageId, actions }: { messageId: string; act
   );
 }
 
-export function EditMessageButton({ onClick, disabled }: { onClick: () => void; disabled: boolean }) {
+/** `focus`: the editor was just closed without saving; keyboard focus comes back here, not to the page. */
+export function EditMessageButton({ onClick, disabled, focus }: { onClick: () => void; disabled: boolean; focus?: boolean }) {
+  const button = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (focus) button.current?.focus();
+  }, [focus]);
   return (
     <div class="msg__actions">
-      <button type="button" class="button button--small button--quiet redo__button" disabled={disabled} title="Edit your last message and get a new answer" onClick={onClick}>
+      <button ref={button} type="button" class="button button--small button--quiet redo__button" disabled={disabled} title="Edit your last message and get a new answer" onClick={onClick}>
         Edit
       </button>
     </div>

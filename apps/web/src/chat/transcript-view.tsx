@@ -14,6 +14,7 @@ export function TranscriptView({ items, onRetry, retryDisabled, redo }: { items:
   // Retry and Edit act on the last turn only; `editing` is the user item being edited in place.
   const targets = redo ? redoTargets(items) : undefined;
   const [editing, setEditing] = useState<{ readonly key: string; readonly draft: string } | undefined>();
+  const [closedEditor, setClosedEditor] = useState<string | undefined>();
   const retryOn = (key: string) => (redo && targets && targets.retryKey === key ? <RetryTurnButton messageId={targets.messageId} actions={redo} /> : null);
   return (
     <ol class="transcript" aria-label="Conversation">
@@ -28,7 +29,10 @@ export function TranscriptView({ items, onRetry, retryDisabled, redo }: { items:
                     draft={editing.draft}
                     onDraft={(draft) => setEditing({ key: item.key, draft })}
                     actions={redo}
-                    onClose={() => setEditing(undefined)}
+                    onClose={() => {
+                      setEditing(undefined);
+                      setClosedEditor(item.key);
+                    }}
                   />
                 </li>
               );
@@ -37,7 +41,14 @@ export function TranscriptView({ items, onRetry, retryDisabled, redo }: { items:
               <li key={item.key} class={`msg msg--user${item.pending ? ' msg--pending' : ''}${item.unsent !== undefined ? ' msg--unsent' : ''}`}>
                 <span class="visually-hidden">You: </span>
                 <div class="msg__text">{item.text}</div>
-                {redo && targets?.editKey === item.key && <EditMessageButton disabled={redo.disabled} onClick={() => setEditing({ key: item.key, draft: item.text })} />}
+                {redo && targets?.editKey === item.key && <EditMessageButton
+                    disabled={redo.disabled}
+                    focus={closedEditor === item.key}
+                    onClick={() => {
+                      setClosedEditor(undefined);
+                      setEditing({ key: item.key, draft: item.text });
+                    }}
+                  />}
                 {item.unsent !== undefined && (
                   <div class="msg__unsent" role="alert">
                     {/* The icon inside the words, so it stays on their first line when they wrap. */}
