@@ -117,6 +117,14 @@ describe('RetryTurn (TurnRetried)', () => {
     expect(stale.history()).toEqual(twoTurns().history()); // nothing recorded
   });
 
+  it('a retried turn cut off (server killed) is closed by InterruptTurn like any turn', () => {
+    const scenario = twoTurns().given(retry('t3'), { type: 'RecordAssistantMessage', messageId: 't3-a1', text: '', toolCalls: [{ callId: 'c9', toolName: 'read_file', arguments: {} }] });
+    const events = scenario.when({ type: 'InterruptTurn', turnId: 't3', detail: 'The server restarted mid-turn.' });
+    expect(events.map((e) => e.type)).toEqual(['MessageSent', 'TurnFinished']);
+    expect(scenario.state().openTurn).toBeNull();
+    expect(scenario.state().pendingToolCalls.size).toBe(0);
+  });
+
   it('leaves pending calls of the superseded part behind (an old stream whose turn was never closed)', () => {
     const scenario = sessionScenario(testCatalogue()).given(
       { type: 'StartSession', sessionId: 's', agentId: 'a' },
