@@ -9,6 +9,7 @@ export { asSessionEvent, isAttachmentRef } from './events/session-event-guards';
 
 export type * from './session/session-commands';
 export { initialSessionState, isGroupLoaded, type LoadedGroup, type OpenTurn, type SessionState, type ConversationSummary } from './session/session-state';
+export type { LastUserMessage } from './session/session-state';
 export { judgeOpenTurn, type AskingServer, type OpenTurnVerdict } from './session/orphaned-turn';
 export { uniqueCallIds, MISSING_TOOL_NAME, type CallNaming, type NamedCalls } from './session/unique-call-ids';
 export { fitReply, cutArgumentsMarker, type FittedReply, type ReplyParts } from './session/fit-reply';

@@ -50,6 +50,8 @@ import { CompactSessionHandler } from './sessions/commands/compact-session.handl
 import { ConversationCompactor } from './turns/conversation-compactor';
 import { LoadToolGroupHandler } from './sessions/commands/load-tool-group.handler';
 import { SendMessageHandler } from './sessions/commands/send-message.handler';
+import { RetryTurnHandler } from './sessions/commands/retry-turn.handler';
+import { EditMessageHandler } from './sessions/commands/edit-message.handler';
 import { StartSessionHandler } from './sessions/commands/start-session.handler';
 import { UnloadToolGroupHandler } from './sessions/commands/unload-tool-group.handler';
 import { GetActiveToolsHandler } from './sessions/queries/get-active-tools.handler';
@@ -109,6 +111,8 @@ const commandHandlers = [
   ClearSessionHandler,
   CompactSessionHandler,
   CancelTurnHandler,
+  RetryTurnHandler,
+  EditMessageHandler,
 ];
 const queryHandlers = [
   GetSessionHandler,

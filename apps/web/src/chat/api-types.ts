@@ -55,6 +55,8 @@ export interface SessionView {
   readonly loadedGroups: readonly string[];
   readonly activeTools: readonly string[];
   readonly turnInProgress: boolean;
+  /** Messages a retry or an edit superseded: the model no longer gets them, the chat hides them (newer servers). */
+  readonly supersededMessageIds?: readonly string[];
 }
 
 /** One entry of GET /api/sessions. */

@@ -209,6 +209,17 @@ function ChatSession({ sessionId }: { sessionId: string }) {
             followOutput.current = true;
             void store.retry(key);
           }}
+          redo={{
+            disabled: running || state.busyElsewhere,
+            onRetry: (messageId) => {
+              followOutput.current = true;
+              void store.retryTurn(messageId);
+            },
+            onEdit: (messageId, text) => {
+              followOutput.current = true;
+              return store.editMessage(messageId, text);
+            },
+          }}
         />
         <WaitingIndicator notice={waiting} answeredBy={state.live.answeredBy} />
       </div>

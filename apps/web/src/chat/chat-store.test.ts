@@ -253,3 +253,48 @@ describe('a send that never reaches the server', () => {
     expect(store.getState().turn).toBe('none');
   });
 });
+
+describe('retry and edit in the chat store', () => {
+  const message = (messageId: string, role: 'user' | 'assistant', text: string, revision: number): StoredEvent => ({
+    type: 'MessageSent',
+    data: role === 'user' ? { messageId, role, text } : { messageId, role, text, toolCalls: [] },
+    metadata: { eventId: `e${revision}`, occurredAt: '' },
+    revision,
+  });
+  const storedTurn = [message('t1-user', 'user', 'joke?', 1), message('t1-assistant-1', 'assistant', 'Joke one.', 2)];
+
+  test('retryTurn posts /retry with the message id and an Idempotency-Key, streams the turn, then re-reads', async () => {
+    const api = new FakeApi();
+    api.stored = { view: view(), events: storedTurn };
+    const store = new ChatSessionStore(api, 's 1');
+    await store.refresh();
+    const done = store.retryTurn('t1-user');
+    await until(() => api.streams.length === 1);
+    expect(api.calls.at(-1)).toBe('STREAM /api/sessions/s%201/retry {"messageId":"t1-user"}');
+    expect(api.streamKeys[0]).toMatch(/\S{16,}/);
+    expect(store.getState().items.map((i) => i.key)).toEqual(['t1-user']);
+    api.streams[0]!.emit('turn_started');
+    api.streams[0]!.emit('assistant_message', { messageId: 't2-assistant-1', text: 'Joke two.', toolCalls: 0 });
+    api.streams[0]!.emit('turn_finished', { reason: 'completed' });
+    api.stored = { view: view(), events: [...storedTurn, { type: 'TurnRetried', data: { turnId: 't2', messageId: 't1-user', supersededMessageIds: ['t1-assistant-1'] }, metadata: { eventId: 'e3', occurredAt: '' }, revision: 3 }, message('t2-assistant-1', 'assistant', 'Joke two.', 4)] };
+    api.streams[0]!.end();
+    await expect(done).resolves.toBe('sent');
+    expect(store.getState().items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind))).toEqual(['joke?', 'Joke two.']);
+  });
+
+  test('a refused edit (stale message) or an unreachable server gives `refused`, never a "not sent" message, and shows the stored session again', async () => {
+    const api = new FakeApi();
+    api.stored = { view: view(), events: storedTurn };
+    const store = new ChatSessionStore(api, 's 1');
+    await store.refresh();
+    api.refuseStream = new ApiError(409, 'not_last_user_message', 'Reload the conversation and try again.');
+    await expect(store.editMessage('t1-user', 'riddle?')).resolves.toBe('refused');
+    expect(api.calls).toContain('STREAM /api/sessions/s%201/messages/t1-user/edit {"text":"riddle?"}');
+    expect(store.getState().items.map((i) => (i.kind === 'error' ? i.code : i.key))).toEqual(['t1-user', 't1-assistant-1', 'not_last_user_message']);
+
+    api.refuseStream = ApiError.network(new Error('connection refused'));
+    await expect(store.editMessage('t1-user', 'riddle?')).resolves.toBe('refused');
+    expect(store.getState().items.some((i) => i.kind === 'user' && i.unsent !== undefined)).toBe(false);
+    expect(store.getState().items.filter((i) => i.kind === 'user').map((i) => i.key)).toEqual(['t1-user']);
+  });
+});

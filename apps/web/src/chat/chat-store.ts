@@ -101,20 +101,48 @@ export class ChatSessionStore {
   async send(text: string, retry?: { readonly of: string; readonly idempotencyKey: string }, attachments: readonly AttachmentRef[] = []): Promise<SendOutcome> {
     if (this.stream || this.state.turn !== 'none') return 'refused';
     const idempotencyKey = retry?.idempotencyKey ?? newIdempotencyKey();
+    const start: ChatAction = { type: 'send', text, idempotencyKey, ...(retry ? { retryOf: retry.of } : {}), ...(attachments.length > 0 ? { attachments } : {}) };
+    // Files go by hash (uploaded before); the server takes their type and size from its store.
+    const body = { text, ...(attachments.length > 0 ? { attachments: attachments.map((a) => ({ hash: a.hash, name: a.name })) } : {}) };
+    return this.runTurn(start, `${this.base}/messages`, body, idempotencyKey, retry !== undefined);
+  }
+
+  /**
+   * Runs the last turn again for the last user message `messageId` (after an error, or for
+   * another answer): the server supersedes the replies after it (TurnRetried). Streams like send.
+   */
+  async retryTurn(messageId: string): Promise<SendOutcome> {
+    if (this.stream || this.state.turn !== 'none') return 'refused';
+    return this.runTurn({ type: 'redo', kind: 'retry', messageId }, `${this.base}/retry`, { messageId }, newIdempotencyKey(), false);
+  }
+
+  /**
+   * Replaces the last user message with `text` and runs its turn (UserMessageEdited). `refused`
+   * (a stale message, or no connection) leaves the conversation as the server has it.
+   */
+  async editMessage(messageId: string, text: string): Promise<SendOutcome> {
+    if (this.stream || this.state.turn !== 'none') return 'refused';
+    return this.runTurn({ type: 'redo', kind: 'edit', messageId, text }, `${this.base}/messages/${seg(messageId)}/edit`, { text }, newIdempotencyKey(), false);
+  }
+
+  /**
+   * Streams a turn: `start` shows it, the SSE updates fold in, and the stored session is read
+   * again at the end. `resent`: the request repeats one whose answer never came (its key).
+   */
+  private async runTurn(start: ChatAction, route: string, body: unknown, idempotencyKey: string, resent: boolean): Promise<SendOutcome> {
     const controller = new AbortController();
     this.stream = controller;
     let ended = () => {};
     this.streamEnded = new Promise<void>((resolve) => (ended = resolve));
     this.epoch++;
     this.set({ actionError: undefined });
-    this.dispatch({ type: 'send', text, idempotencyKey, ...(retry ? { retryOf: retry.of } : {}), ...(attachments.length > 0 ? { attachments } : {}) });
+    this.dispatch(start);
     let received = false;
     let outcome: SendOutcome = 'sent';
     try {
       await this.api.stream(
-        `${this.base}/messages`,
-        // Files go by hash (uploaded before); the server takes their type and size from its store.
-        { text, ...(attachments.length > 0 ? { attachments: attachments.map((a) => ({ hash: a.hash, name: a.name })) } : {}) },
+        route,
+        body,
         (event) => {
           received = true;
           this.dispatch({ type: 'sse', event });
@@ -127,15 +155,17 @@ export class ChatSessionStore {
     } catch (error) {
       if (controller.signal.aborted) {
         this.dispatch({ type: 'stream-ended', aborted: true });
-      } else if (retry && error instanceof ApiError && error.code === 'duplicate_request') {
+      } else if (resent && error instanceof ApiError && error.code === 'duplicate_request') {
         // The first attempt did reach the server and is recorded: nothing failed. The re-read
         // below shows the stored message (once) and whatever its turn produced.
         this.dispatch({ type: 'stream-ended', aborted: false });
       } else {
         const problem = asActionError(error);
-        const refused = !received && error instanceof ApiError && error.status >= 400;
+        // A retry or an edit that never started is refused whatever the reason: nothing of it is kept here.
+        const refused = !received && ((error instanceof ApiError && error.status >= 400) || start.type === 'redo');
         // No answer at all (status 0): the server is down or unreachable.
-        const unreachable = !received && error instanceof ApiError && error.status === 0;
+        // A retry or an edit is not kept as "not sent": Retry would send it as a new message.
+        const unreachable = !received && error instanceof ApiError && error.status === 0 && start.type === 'send';
         if (refused) outcome = 'refused';
         if (unreachable) outcome = 'unsent';
         this.dispatch({ type: 'stream-failed', refused, unreachable, ...problem });

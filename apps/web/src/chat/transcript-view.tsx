@@ -1,26 +1,57 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { AssistantMarkdown } from './assistant-markdown';
 import { MessageAttachments } from './attachment-views';
 import { CheckIcon, ChevronIcon, CrossIcon, InfoIcon, PendingIcon, WarningIcon } from '../icons/icons';
 import { prettyJson, prettyResult, toolCardSummary, type ToolStatusIconName } from './tool-card-summary';
 import { Reasoning, AnsweredByLine } from './reply-details';
-import { isFailureStop, stopReasonLabel, type CompactedItem, type ErrorItem, type ToolItem, type TranscriptItem, type TurnStopItem } from './transcript';
+import { isFailureStop, redoTargets, stopReasonLabel, type CompactedItem, type ErrorItem, type ToolItem, type TranscriptItem, type TurnStopItem } from './transcript';
+import { EditMessageButton, MessageEditor, RetryTurnButton, type RedoActions } from './redo-controls';
 
 /**
  * The conversation as an ordered list: messages, tool call cards and turn notices. `onRetry`
  * sends a not-sent message again; `retryDisabled` while a turn runs (the server would refuse).
  */
-export function TranscriptView({ items, onRetry, retryDisabled }: { items: readonly TranscriptItem[]; onRetry: (key: string) => void; retryDisabled: boolean }) {
+export function TranscriptView({ items, onRetry, retryDisabled, redo }: { items: readonly TranscriptItem[]; onRetry: (key: string) => void; retryDisabled: boolean; redo?: RedoActions }) {
+  // Retry and Edit act on the last turn only; `editing` is the user item being edited in place.
+  const targets = redo ? redoTargets(items) : undefined;
+  const [editing, setEditing] = useState<{ readonly key: string; readonly draft: string } | undefined>();
+  const [closedEditor, setClosedEditor] = useState<string | undefined>();
+  const retryOn = (key: string) => (redo && targets && targets.retryKey === key ? <RetryTurnButton messageId={targets.messageId} actions={redo} /> : null);
   return (
     <ol class="transcript" aria-label="Conversation">
       {items.map((item) => {
         switch (item.kind) {
           case 'user':
+            if (redo && targets?.editKey === item.key && editing?.key === item.key) {
+              return (
+                <li key={item.key} class="msg msg--user msg--editing">
+                  <MessageEditor
+                    messageId={targets.messageId}
+                    draft={editing.draft}
+                    onDraft={(draft) => setEditing({ key: item.key, draft })}
+                    actions={redo}
+                    onClose={() => {
+                      setEditing(undefined);
+                      setClosedEditor(item.key);
+                    }}
+                  />
+                </li>
+              );
+            }
             return (
               <li key={item.key} class={`msg msg--user${item.pending ? ' msg--pending' : ''}${item.unsent !== undefined ? ' msg--unsent' : ''}`}>
                 <span class="visually-hidden">You: </span>
                 <div class="msg__text">{item.text}</div>
                 {item.attachments && <MessageAttachments attachments={item.attachments} />}
+                {redo && targets?.editKey === item.key && <EditMessageButton
+                    disabled={redo.disabled}
+                    focus={closedEditor === item.key}
+                    onClick={() => {
+                      setClosedEditor(undefined);
+                      setEditing({ key: item.key, draft: item.text });
+                    }}
+                  />}
                 {item.unsent !== undefined && (
                   <div class="msg__unsent" role="alert">
                     {/* The icon inside the words, so it stays on their first line when they wrap. */}
@@ -47,12 +78,17 @@ export function TranscriptView({ items, onRetry, retryDisabled }: { items: reado
                   </div>
                 )}
                 {item.answeredBy && <AnsweredByLine answeredBy={item.answeredBy} />}
+                {retryOn(item.key)}
               </li>
             );
           case 'tool':
             return <ToolCard key={item.key} item={item} />;
           case 'turn-stop':
-            return <TurnStop key={item.key} item={item} />;
+            return (
+              <TurnStop key={item.key} item={item}>
+                {retryOn(item.key)}
+              </TurnStop>
+            );
           case 'error':
             return <TurnError key={item.key} item={item} />;
           case 'compacted':
@@ -126,7 +162,7 @@ function ToolStatusIcon({ name }: { name: ToolStatusIconName }) {
   }
 }
 
-function TurnStop({ item }: { item: TurnStopItem }) {
+function TurnStop({ item, children }: { item: TurnStopItem; children?: ComponentChildren }) {
   const failure = isFailureStop(item.reason);
   return (
     <li class={`turn-note${failure ? ' turn-note--error' : ''}`}>
@@ -135,6 +171,7 @@ function TurnStop({ item }: { item: TurnStopItem }) {
         {failure ? 'Turn failed' : 'Turn stopped'}: {stopReasonLabel(item.reason)}.
       </strong>{' '}
       {item.detail}
+      {children}
     </li>
   );
 }

@@ -91,7 +91,7 @@ describe('the stored transcript', () => {
 
   test('a clear empties the transcript; only later events count', () => {
     const items = transcriptFromEvents([...loadTurnEvents, stored('SessionCleared', { reason: 'user' }), sent({ messageId: 't2-user', role: 'user', text: 'again' })]);
-    expect(items).toEqual([{ kind: 'user', key: 't2-user', text: 'again' }]);
+    expect(items).toEqual([{ kind: 'user', key: 't2-user', text: 'again', messageId: 't2-user' }]);
   });
 
   test('a turn that stopped early leaves a notice with its reason and detail; a completed one does not', () => {

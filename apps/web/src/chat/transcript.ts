@@ -21,6 +21,8 @@ export interface UserItem {
   readonly unsent?: string;
   /** Files attached to the message (already uploaded; shown as thumbnails and links). */
   readonly attachments?: readonly AttachmentRef[];
+  /** The server's id, once the message is read from the stored session: retry and edit name it. */
+  readonly messageId?: string;
 }
 
 export interface AssistantItem {
@@ -150,6 +152,9 @@ export type ChatAction =
    */
   | { readonly type: 'stream-failed'; readonly refused: boolean; readonly unreachable?: boolean; readonly code: string; readonly detail: string }
   | { readonly type: 'cancel-requested' }
+  /** A retry of the last turn (the user message stays) or an edit of the last user message (replaced by `text`). */
+  | { readonly type: 'redo'; readonly kind: 'retry'; readonly messageId: string }
+  | { readonly type: 'redo'; readonly kind: 'edit'; readonly messageId: string; readonly text: string }
   /** After clear, load or unload by the user. */
   | { readonly type: 'view'; readonly view: SessionView };
 
@@ -171,7 +176,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case 'stored': {
       // A read that started before this page's own turn would roll the turn back: keep the live items.
       if (state.turn !== 'none') return state;
-      const items = action.events ? transcriptFromEvents(action.events, action.view.turnInProgress) : transcriptFromMessages(action.view.messages, action.view.turnInProgress);
+      const items = action.events
+        ? transcriptFromEvents(action.events, action.view.turnInProgress)
+        : transcriptFromMessages(action.view.messages, action.view.turnInProgress, action.view.supersededMessageIds);
       // Errors and messages that never reached the server are not in the stream; keep them
       // (errors until the next send, unsent messages until they are retried) so nothing is lost.
       const local = state.items.filter((item) => item.kind === 'error' || (item.kind === 'user' && item.unsent !== undefined));
@@ -195,6 +202,15 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const items = command ? kept : [...kept, sent];
       const status = isClearCommand(action.text) ? 'Clearing the conversation…' : command ? 'Compacting the conversation…' : 'Message sent. Waiting for the reply…';
       return { ...state, items, turn: 'running', busyElsewhere: false, live: { ...live, waiting: !command }, status };
+    }
+    case 'redo': {
+      // What the retry or edit supersedes leaves the screen at once, as the stored session will show it.
+      const counter = state.live.counter + 1;
+      const live: LiveTurn = { round: 0, assistantKey: `live-${counter}`, toolIndex: 0, finished: false, counter };
+      const kept = supersede(state.items.filter((item) => item.kind !== 'error'), action.messageId, action.kind);
+      const items: TranscriptItem[] = action.kind === 'edit' ? [...kept, { kind: 'user', key: `local-${counter}`, text: action.text, pending: true }] : kept;
+      const status = action.kind === 'edit' ? 'Edited message sent. Waiting for the reply…' : 'Retrying. Waiting for a new reply…';
+      return { ...state, items, turn: 'running', busyElsewhere: false, live: { ...live, waiting: true }, status };
     }
     case 'sse':
       return applyStreamEvent(state, action.event);
@@ -417,6 +433,13 @@ export function transcriptFromEvents(events: readonly StoredEvent[], turnInProgr
           detail: `${Number(data.summarisedMessages ?? 0)} earlier messages were summarised for the model (${compactionCause(String(data.trigger))}).`,
         });
         break;
+      // Superseded messages stay in the stream (and the audit); the chat shows the conversation as the model now has it.
+      case 'TurnRetried':
+        items = supersede(items, String(data.messageId), 'retry');
+        break;
+      case 'UserMessageEdited':
+        items = supersede(items, String(data.messageId), 'edit');
+        break;
       case 'TurnFinished':
         if (data.reason !== 'completed') items.push({ kind: 'turn-stop', key: event.metadata?.eventId ?? `stop-${event.revision}`, reason: String(data.reason), detail: String(data.detail ?? '') });
         break;
@@ -432,17 +455,17 @@ function compactionCause(trigger: string): string {
   return 'the context window was nearly full';
 }
 
-/** The transcript from a session view's messages (no stop notices: they are only in the events). */
-export function transcriptFromMessages(messages: readonly MessageData[], turnInProgress = false): TranscriptItem[] {
+/** The transcript from a session view's messages (no stop notices: they are only in the events); superseded ones are left out. */
+export function transcriptFromMessages(messages: readonly MessageData[], turnInProgress = false, supersededMessageIds: readonly string[] = []): TranscriptItem[] {
   let items: TranscriptItem[] = [];
-  for (const message of messages) items = appendMessage(items, message);
+  for (const message of messages) if (!supersededMessageIds.includes(message.messageId)) items = appendMessage(items, message);
   return settleStored(items, turnInProgress);
 }
 
 function appendMessage(items: TranscriptItem[], message: MessageData, requested?: AnsweredBy): TranscriptItem[] {
   switch (message.role) {
     case 'user':
-      return [...items, { kind: 'user', key: message.messageId, text: message.text, ...(message.attachments?.length ? { attachments: message.attachments } : {}) }];
+      return [...items, { kind: 'user', key: message.messageId, text: message.text, messageId: message.messageId, ...(message.attachments?.length ? { attachments: message.attachments } : {}) }];
     case 'assistant': {
       const answeredBy = answeredByOf(message) ?? requested;
       const reasoning = typeof message.reasoning === 'string' ? message.reasoning : '';
@@ -470,6 +493,47 @@ function appendMessage(items: TranscriptItem[], message: MessageData, requested?
     default:
       return items;
   }
+}
+
+/**
+ * Drops what a retry (everything after the user message) or an edit (the user message and
+ * everything after it) supersedes: its replies, tool cards and stop notices.
+ */
+function supersede(items: readonly TranscriptItem[], messageId: string, kind: 'retry' | 'edit'): TranscriptItem[] {
+  const at = items.findIndex((item) => item.kind === 'user' && item.messageId === messageId);
+  if (at < 0) return [...items];
+  return items.slice(0, kind === 'retry' ? at + 1 : at);
+}
+
+/**
+ * Where the chat offers retry and edit: the last user message (stored, so the server knows its
+ * id) can be edited, and the last reply or stop notice after it carries Retry. None while
+ * something after it is only on this page (a message not sent).
+ */
+export interface RedoTargets {
+  readonly messageId: string;
+  /** The key of the user item to offer Edit on. */
+  readonly editKey: string;
+  /** The key of the item to offer Retry on (the last reply or stop notice), if any. */
+  readonly retryKey?: string;
+}
+
+export function redoTargets(items: readonly TranscriptItem[]): RedoTargets | undefined {
+  let at = -1;
+  for (let i = items.length - 1; i >= 0; i--) {
+    if (items[i]?.kind === 'user') {
+      at = i;
+      break;
+    }
+  }
+  const user = items[at];
+  if (!user || user.kind !== 'user' || !user.messageId || user.pending || user.unsent !== undefined) return undefined;
+  let retryKey: string | undefined;
+  for (let i = items.length - 1; i > at && retryKey === undefined; i--) {
+    const item = items[i] as TranscriptItem;
+    if (item.kind === 'turn-stop' || (item.kind === 'assistant' && !item.streaming)) retryKey = item.key;
+  }
+  return { messageId: user.messageId, editKey: user.key, ...(retryKey ? { retryKey } : {}) };
 }
 
 /** Calls without a result are running only while a turn runs; otherwise they never got one (a crash). */

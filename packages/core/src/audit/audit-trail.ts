@@ -154,6 +154,16 @@ export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
       case 'CompactionFailed':
         line(`compaction failed (${event.data.trigger}) ${event.data.code}: ${oneLine(event.data.detail, TEXT_LIMIT)}; conversation unchanged`);
         break;
+      // Groups are not touched by either: they are state, not conversation.
+      case 'TurnRetried': {
+        const d = event.data;
+        const before = d.supersededTurnId ? ` (was turn ${d.supersededTurnId})` : '';
+        line(`retried: ${d.messageId} asked again as turn ${d.turnId}${before}; ${supersededText(d.supersededMessageIds)}`);
+        break;
+      }
+      case 'UserMessageEdited':
+        line(`edited: user message ${event.data.messageId} replaced by ${event.data.newMessageId}; ${supersededText(event.data.supersededMessageIds)}`);
+        break;
     }
   }
   return { sessionId, agentId, events: lines, skippedEvents, requests };
@@ -282,6 +292,12 @@ function turnSummary(data: Extract<SessionEvent, { type: 'TurnFinished' }>['data
   // A completed turn's detail says nothing the reason does not; any other stop explains itself.
   const detail = data.reason === 'completed' || data.detail.trim() === '' ? '' : `: ${oneLine(data.detail, TEXT_LIMIT)}`;
   return `turn finished: ${data.reason} after ${plural(data.rounds, 'round')}${tokens}${detail}`;
+}
+
+/** Which messages the model is no longer sent (the stream keeps them). */
+function supersededText(ids: readonly string[]): string {
+  if (ids.length === 0) return 'nothing superseded';
+  return `${plural(ids.length, 'message')} superseded, no longer sent to the model (${oneLine(ids.join(', '), TEXT_LIMIT)})`;
 }
 
 function sourceText(source: ToolGroupLoadSource): string {

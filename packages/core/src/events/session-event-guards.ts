@@ -41,6 +41,10 @@ export function asSessionEvent(event: EventEnvelope): SessionEvent | null {
         : null;
     case 'CompactionFailed':
       return isTrigger(d.trigger) && str(d.code) && typeof d.detail === 'string' ? (event as SessionEvent) : null;
+    case 'TurnRetried':
+      return str(d.turnId) && str(d.messageId) && strings(d.supersededMessageIds) && (d.host === undefined || isHost(d.host)) ? (event as SessionEvent) : null;
+    case 'UserMessageEdited':
+      return str(d.messageId) && str(d.newMessageId) && strings(d.supersededMessageIds) ? (event as SessionEvent) : null;
     default:
       return null;
   }

@@ -248,6 +248,43 @@ export type TurnFinished = EventEnvelope<
   }
 >;
 
+/**
+ * The last turn is run again for the same user message (after an error, or for another answer).
+ * The user message stays; the messages after it are superseded: the model is no longer sent
+ * them, while the stream and the session view keep them. Opens the new turn, as a user message
+ * does. Loaded groups are state and stay as they are.
+ */
+export type TurnRetried = EventEnvelope<
+  'TurnRetried',
+  {
+    /** The new turn, and who runs it (as on a user message). */
+    readonly turnId: string;
+    readonly host?: TurnHost;
+    /** The user message asked again: the last one since the last clear. */
+    readonly messageId: string;
+    /** The turn that answered it before, when known. */
+    readonly supersededTurnId?: string;
+    /** Every message after `messageId`, in order; empty when the turn failed before any reply. */
+    readonly supersededMessageIds: readonly string[];
+  }
+>;
+
+/**
+ * The last user message is replaced: it and every message after it are superseded (kept in the
+ * stream and the view, no longer sent to the model). A user `MessageSent` with id
+ * `newMessageId` and the new text follows in the same append and opens the new turn.
+ */
+export type UserMessageEdited = EventEnvelope<
+  'UserMessageEdited',
+  {
+    /** The user message replaced: the last one since the last clear. */
+    readonly messageId: string;
+    readonly newMessageId: string;
+    /** `messageId` and every message after it, in order. */
+    readonly supersededMessageIds: readonly string[];
+  }
+>;
+
 export type SessionEvent =
   | SessionStarted
   | MessageSent
@@ -257,7 +294,9 @@ export type SessionEvent =
   | ModelRequested
   | TurnFinished
   | ConversationCompacted
-  | CompactionFailed;
+  | CompactionFailed
+  | TurnRetried
+  | UserMessageEdited;
 
 export type SessionEventType = SessionEvent['type'];
 
@@ -271,6 +310,8 @@ export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
   'TurnFinished',
   'ConversationCompacted',
   'CompactionFailed',
+  'TurnRetried',
+  'UserMessageEdited',
 ];
 
 /** One stream per session. */

@@ -1,11 +1,12 @@
 import { stampEvents } from '../aggregate/stamp-events';
-import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type AssistantMessageData, type AttachmentRef, type SessionEvent } from '../events/session-events';
+import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type AssistantMessageData, type AttachmentRef, type SessionEvent, type TurnHost } from '../events/session-events';
 import { isAttachmentRef } from '../events/session-event-guards';
 import type { ToolCatalogue } from '../tools/tool-catalogue';
 import type { RecordAssistantMessage, SessionCommand } from './session-commands';
 import { sessionErrors } from './session-errors';
 import { isAllowedCut } from './compaction-boundary';
 import { isGroupLoaded, type SessionState } from './session-state';
+import { idsFrom, lastUserMessageFor } from './supersede';
 
 /** What decide needs from outside, passed in so decide stays pure and replayable in tests. */
 export interface DecideContext {
@@ -230,6 +231,52 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
         },
       ];
 
+    case 'RetryTurn': {
+      requireText('turnId', command.turnId);
+      requireHost(command.host);
+      if (command.messageId !== undefined) requireText('messageId', command.messageId);
+      const { last } = lastUserMessageFor(state, command.messageId, sessionErrors.nothingToRetry);
+      return [
+        {
+          type: 'TurnRetried',
+          data: {
+            turnId: command.turnId,
+            ...(command.host ? { host: { replicaId: command.host.replicaId, processId: command.host.processId } } : {}),
+            messageId: last.messageId,
+            ...(state.lastTurnId ? { supersededTurnId: state.lastTurnId } : {}),
+            supersededMessageIds: idsFrom(state, last.index + 1),
+          },
+        },
+      ];
+    }
+
+    case 'EditLastUserMessage': {
+      requireText('messageId', command.messageId);
+      requireText('newMessageId', command.newMessageId);
+      requireText('text', command.text);
+      requireText('turnId', command.turnId);
+      requireHost(command.host);
+      const { last, message } = lastUserMessageFor(state, command.messageId, sessionErrors.nothingToEdit);
+      const superseded = idsFrom(state, last.index);
+      // An edit changes the words; the files attached to the message go with the new text.
+      const attachments = message.role === 'user' ? message.attachments : undefined;
+      if (superseded.includes(command.newMessageId)) throw sessionErrors.invalidCommand('newMessageId must be a new message id, not one of the messages it replaces.');
+      return [
+        { type: 'UserMessageEdited', data: { messageId: last.messageId, newMessageId: command.newMessageId, supersededMessageIds: superseded } },
+        {
+          type: 'MessageSent',
+          data: {
+            messageId: command.newMessageId,
+            role: 'user',
+            text: command.text,
+            turnId: command.turnId,
+            ...(command.host ? { host: { replicaId: command.host.replicaId, processId: command.host.processId } } : {}),
+            ...(attachments?.length ? { attachments } : {}),
+          },
+        },
+      ];
+    }
+
     default: {
       const unknown: never = command;
       throw sessionErrors.invalidCommand(`Unknown command type '${(unknown as { type?: string }).type}'.`);
@@ -276,6 +323,12 @@ function requireText(field: string, value: unknown): void {
   if (typeof value !== 'string' || value.trim().length === 0) {
     throw sessionErrors.invalidCommand(`${field} is required and must be a non-empty string.`);
   }
+}
+
+function requireHost(host: TurnHost | undefined): void {
+  if (host === undefined) return;
+  requireText('host.replicaId', host.replicaId);
+  requireText('host.processId', host.processId);
 }
 
 function requireTrigger(trigger: unknown): void {

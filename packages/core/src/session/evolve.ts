@@ -2,12 +2,15 @@ import type { EventEnvelope, EventMetadata, RecordedEvent } from '../events/even
 import { asSessionEvent } from '../events/session-event-guards';
 import type { MessageData, ToolCall, UserMessageData } from '../events/session-events';
 import { initialSessionState, isGroupLoaded, type LoadedGroup, type OpenTurn, type SessionState } from './session-state';
+import { supersedeFrom } from './supersede';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A private, writable copy of a state: folds mutate it in place, so replaying n events is O(n). */
-interface Draft extends Mutable<Omit<SessionState, 'messages' | 'loadedGroups' | 'pendingToolCalls'>> {
+interface Draft extends Mutable<Omit<SessionState, 'messages' | 'transcript' | 'supersededMessageIds' | 'loadedGroups' | 'pendingToolCalls'>> {
   messages: MessageData[];
+  transcript: MessageData[];
+  supersededMessageIds: string[];
   loadedGroups: LoadedGroup[];
   pendingToolCalls: Map<string, ToolCall>;
 }
@@ -16,6 +19,8 @@ function draftOf(state: SessionState): Draft {
   return {
     ...state,
     messages: [...state.messages],
+    transcript: [...state.transcript],
+    supersededMessageIds: [...state.supersededMessageIds],
     loadedGroups: [...state.loadedGroups],
     pendingToolCalls: new Map(state.pendingToolCalls),
   };
@@ -76,8 +81,18 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
     case 'MessageSent': {
       const message = event.data;
       draft.messages.push(message);
+      draft.transcript.push(message);
       // Older streams have no turnId: the turn runner always used the turn id as correlation id.
-      if (message.role === 'user') draft.openTurn = openTurnOf(message, event.metadata);
+      if (message.role === 'user') {
+        draft.openTurn = openTurnOf(message, event.metadata);
+        draft.lastTurnId = draft.openTurn.turnId;
+        draft.lastUserMessage = {
+          messageId: message.messageId,
+          index: draft.messages.length - 1,
+          summaryBefore: draft.summary,
+          lastInputTokensBefore: draft.lastInputTokens,
+        };
+      }
       if (message.role === 'assistant') {
         for (const call of message.toolCalls) draft.pendingToolCalls.set(call.callId, call);
         const input = message.usage?.inputTokens;
@@ -100,6 +115,9 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       return;
     case 'SessionCleared':
       draft.messages = [];
+      draft.transcript = [];
+      draft.supersededMessageIds = [];
+      draft.lastUserMessage = null;
       draft.loadedGroups = [];
       draft.pendingToolCalls = new Map();
       draft.summary = null;
@@ -130,6 +148,29 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       // The conversation already holds everything the turn said; the stop closes the turn.
       draft.openTurn = null;
       return;
+    case 'TurnRetried': {
+      // The user message stays; what answered it is superseded, and the new turn opens.
+      const last = draft.lastUserMessage;
+      if (!last || last.messageId !== event.data.messageId) {
+        draft.skippedEvents++; // decide only retries the last user message: a bad stream is skipped, not fatal
+        return;
+      }
+      supersedeFrom(draft, last.index + 1);
+      draft.openTurn = { turnId: event.data.turnId, startedAt: at ?? '', ...(event.data.host ? { host: event.data.host } : {}), lastEventAt: at ?? '', rounds: 0 };
+      draft.lastTurnId = event.data.turnId;
+      return;
+    }
+    case 'UserMessageEdited': {
+      // The user MessageSent that follows in the same append is the new message and opens the turn.
+      const last = draft.lastUserMessage;
+      if (!last || last.messageId !== event.data.messageId) {
+        draft.skippedEvents++;
+        return;
+      }
+      supersedeFrom(draft, last.index);
+      draft.lastUserMessage = null;
+      return;
+    }
   }
 }
 

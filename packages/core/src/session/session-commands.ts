@@ -113,6 +113,33 @@ export interface RecordCompactionFailed {
   readonly model?: string;
 }
 
+/**
+ * Runs the last turn again for the last user message (after an error, or for another answer):
+ * records `TurnRetried`, which supersedes the messages after it and opens the new turn.
+ */
+export interface RetryTurn {
+  readonly type: 'RetryTurn';
+  /** The new turn and who runs it. */
+  readonly turnId: string;
+  readonly host?: TurnHost;
+  /** The user message the client means to retry; refused when it is no longer the last one. */
+  readonly messageId?: string;
+}
+
+/**
+ * Replaces the last user message with `text`: records `UserMessageEdited` (it and everything
+ * after it are superseded) and a user `MessageSent` `newMessageId` that opens the new turn.
+ */
+export interface EditLastUserMessage {
+  readonly type: 'EditLastUserMessage';
+  /** The message to replace: it must be the last user message since the last clear. */
+  readonly messageId: string;
+  readonly newMessageId: string;
+  readonly text: string;
+  readonly turnId: string;
+  readonly host?: TurnHost;
+}
+
 export type SessionCommand =
   | StartSession
   | RecordUserMessage
@@ -125,4 +152,6 @@ export type SessionCommand =
   | RecordTurnFinished
   | InterruptTurn
   | RecordCompaction
-  | RecordCompactionFailed;
+  | RecordCompactionFailed
+  | RetryTurn
+  | EditLastUserMessage;

@@ -38,5 +38,21 @@ export const sessionErrors = {
     }),
   invalidCompactionBoundary: (messageId: string, problem: string) =>
     new SessionRuleError('invalid_compaction_boundary', `Cannot compact up to message '${messageId}': ${problem}`, { messageId }),
+  turnInProgress: (turnId: string) =>
+    new SessionRuleError(
+      'turn_in_progress',
+      `The session is still answering a message (turn ${turnId}). Wait for it to finish, or cancel it, then try again.`,
+      { turnId },
+    ),
+  nothingToRetry: () =>
+    new SessionRuleError('nothing_to_retry', 'There is nothing to retry: the conversation has no message since it was last cleared. Send a message instead.'),
+  nothingToEdit: () =>
+    new SessionRuleError('nothing_to_edit', 'There is nothing to edit: the conversation has no message since it was last cleared. Send a message instead.'),
+  notLastUserMessage: (messageId: string, lastUserMessageId: string) =>
+    new SessionRuleError(
+      'not_last_user_message',
+      `Message '${messageId}' is not the last message you sent in this conversation (that is '${lastUserMessageId}'): only the last one can be retried or edited. Reload the conversation and try again.`,
+      { messageId, lastUserMessageId },
+    ),
   invalidCommand: (problem: string) => new SessionRuleError('invalid_command', problem),
 };

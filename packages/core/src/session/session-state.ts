@@ -29,8 +29,22 @@ export interface OpenTurn {
 }
 
 /**
+ * The last user message since the last clear: what `RetryTurn` and `EditLastUserMessage` act
+ * on, and what the model's context was when it was sent, so superseding what followed it can
+ * put that back (a compaction recorded since may have summarised the superseded part).
+ */
+export interface LastUserMessage {
+  readonly messageId: string;
+  /** Its index in `messages`. */
+  readonly index: number;
+  readonly summaryBefore: ConversationSummary | null;
+  readonly lastInputTokensBefore: number | null;
+}
+
+/**
  * A session as its event stream says it is. Built only by `evolve`; never stored.
- * `messages` and `loadedGroups` cover the conversation since the last clear.
+ * `messages` and `loadedGroups` cover the conversation since the last clear; `messages` leaves out
+ * what a retry or an edit superseded (`supersededMessageIds`).
  */
 export interface SessionState {
   readonly status: 'not_started' | 'active';
@@ -38,6 +52,19 @@ export interface SessionState {
   readonly agentId: string | null;
   readonly startedAt: string | null;
   readonly messages: readonly MessageData[];
+  /**
+   * Every message since the last clear in stream order, superseded ones included: the
+   * conversation as it happened, for the session view. Equal to `messages` until a retry or an edit.
+   */
+  readonly transcript: readonly MessageData[];
+  /**
+   * Messages of `transcript` that a retry or an edit superseded (`TurnRetried`,
+   * `UserMessageEdited`): not in `messages`, never sent to the model again; a chat hides them.
+   */
+  readonly supersededMessageIds: readonly string[];
+  readonly lastUserMessage: LastUserMessage | null;
+  /** The turn opened last (by a user message or a retry), even if a clear came after: a retried request's turn id is found here. */
+  readonly lastTurnId: string | null;
   /** In load order, each group once. */
   readonly loadedGroups: readonly LoadedGroup[];
   /** Tool calls of the conversation that have no result yet, by call id. */
@@ -70,6 +97,10 @@ export const initialSessionState: SessionState = Object.freeze({
   agentId: null,
   startedAt: null,
   messages: [],
+  transcript: [],
+  supersededMessageIds: [],
+  lastUserMessage: null,
+  lastTurnId: null,
   loadedGroups: [],
   pendingToolCalls: new Map(),
   openTurn: null,

@@ -61,6 +61,10 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   attachment_empty: 400,
   attachment_not_found: 400,
   invalid_attachment_hash: 400,
+  // Retry and edit of the last turn (docs/events.md, "Retry and edit").
+  nothing_to_retry: 409,
+  nothing_to_edit: 409,
+  not_last_user_message: 409,
 };
 
 /**

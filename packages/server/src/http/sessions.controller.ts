@@ -6,6 +6,8 @@ import type { ServerResponse } from 'node:http';
 import { CancelTurnCommand } from '../sessions/commands/cancel-turn.command';
 import { ClearSessionCommand } from '../sessions/commands/clear-session.command';
 import { CompactSessionCommand } from '../sessions/commands/compact-session.command';
+import { EditMessageCommand } from '../sessions/commands/edit-message.command';
+import { RetryTurnCommand } from '../sessions/commands/retry-turn.command';
 import { LoadToolGroupCommand } from '../sessions/commands/load-tool-group.command';
 import { SendMessageCommand } from '../sessions/commands/send-message.command';
 import { StartSessionCommand } from '../sessions/commands/start-session.command';
@@ -31,6 +33,8 @@ import {
 } from './body-schemas';
 import { revisionFromIfMatch } from './if-match';
 import { SseWriter } from './sse-writer';
+import { editMessageBody, retryTurnBody, type EditMessageBody, type RetryTurnBody } from './redo-body-schemas';
+import { respondWithTurn } from './turn-response';
 import { ValidateBody } from './validate-body.pipe';
 
 const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the command once.' };
@@ -125,6 +129,57 @@ export class SessionsController {
     } finally {
       if (sse.isOpen) sse.end();
     }
+  }
+
+  @Post(':id/retry')
+  @ApiOperation({
+    summary: 'RetryTurn: runs the last turn again for the last user message (after an error, or for another answer); streams like SendMessage',
+    description:
+      'Records TurnRetried: the replies after the last user message are superseded (kept in the stream and the view, no longer sent to the model). Body {messageId?}: the user message you mean to retry; 409 not_last_user_message when it is no longer the last, nothing_to_retry when there is none, turn_in_progress while a turn runs.',
+  })
+  @ApiBody({ schema: retryTurnBody })
+  @ApiHeader(idempotencyHeader)
+  retry(
+    @Param('id') id: string,
+    @Body(new ValidateBody<RetryTurnBody>(retryTurnBody)) body: RetryTurnBody,
+    @Headers('idempotency-key') key: string | undefined,
+    @Headers('accept') accept: string | undefined,
+    @Res() res: ServerResponse,
+  ): Promise<void> {
+    const requestId = key ? derivedId('turn', key) : undefined;
+    return respondWithTurn({
+      res,
+      accept,
+      logger: this.logger,
+      run: (observer, signal) => this.commands.execute(new RetryTurnCommand(id, body.messageId, requestId, observer, signal)),
+      session: () => this.queries.execute(new GetSessionQuery(id)),
+    });
+  }
+
+  @Post(':id/messages/:messageId/edit')
+  @ApiOperation({
+    summary: 'EditLastUserMessage: replaces the last user message with new text and runs its turn; streams like SendMessage',
+    description:
+      'Records UserMessageEdited (the message and everything after it are superseded: kept in the stream and the view, no longer sent to the model) and the new user message. 409 not_last_user_message when :messageId is not the last user message, nothing_to_edit, turn_in_progress.',
+  })
+  @ApiBody({ schema: editMessageBody })
+  @ApiHeader(idempotencyHeader)
+  edit(
+    @Param('id') id: string,
+    @Param('messageId') messageId: string,
+    @Body(new ValidateBody<EditMessageBody>(editMessageBody)) body: EditMessageBody,
+    @Headers('idempotency-key') key: string | undefined,
+    @Headers('accept') accept: string | undefined,
+    @Res() res: ServerResponse,
+  ): Promise<void> {
+    const requestId = key ? derivedId('turn', key) : undefined;
+    return respondWithTurn({
+      res,
+      accept,
+      logger: this.logger,
+      run: (observer, signal) => this.commands.execute(new EditMessageCommand(id, messageId, body.text, requestId, observer, signal)),
+      session: () => this.queries.execute(new GetSessionQuery(id)),
+    });
   }
 
   @Post(':id/clear')

@@ -48,7 +48,8 @@ export class SessionIndex {
     if (!event.streamId.startsWith(STREAM_PREFIX)) return;
     const sessionId = event.streamId.slice(STREAM_PREFIX.length);
     const data = event.data as Record<string, unknown>;
-    if (event.type === 'MessageSent' && data.role === 'user') this.openTurns.add(sessionId);
+    // A retry opens its turn without a user message.
+    if ((event.type === 'MessageSent' && data.role === 'user') || event.type === 'TurnRetried') this.openTurns.add(sessionId);
     else if (event.type === 'TurnFinished') this.openTurns.delete(sessionId);
     if (event.type === 'SessionStarted') {
       this.sessions.set(sessionId, {

@@ -5,7 +5,10 @@ export interface SessionView {
   readonly agentId: string | null;
   /** Revision of the stream's last event: send it back as If-Match to change the session only if nothing moved. */
   readonly revision: number | 'no_stream';
+  /** Every message since the last clear, in order, including those a retry or an edit superseded. */
   readonly messages: readonly MessageData[];
+  /** Messages of `messages` a retry or an edit superseded: the model is no longer sent them; a chat hides them. */
+  readonly supersededMessageIds: readonly string[];
   readonly loadedGroups: readonly string[];
   /** What the model would be sent now: core tools, then loaded groups' tools (T5 allow-list applied). */
   readonly activeTools: readonly string[];

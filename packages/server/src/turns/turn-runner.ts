@@ -9,6 +9,7 @@ import {
   type CompactionTrigger,
   type ReplyAdjustments,
   type SessionCommand,
+  type TurnHost,
   type TurnStopReason,
 } from '@oneclaw/core';
 import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw/tool-registry';
@@ -38,6 +39,12 @@ export interface TurnRequest {
   readonly signal?: AbortSignal;
   /** Files attached to the message, already in the attachment store (recorded as references). */
   readonly attachments?: readonly AttachmentRef[];
+  /**
+   * Instead of a new message: run the last turn again (`retry`; `text` is not used), or replace
+   * the last user message with `text` (`edit`). `messageId` is the user message the client saw
+   * last; a stale one is refused (`not_last_user_message`).
+   */
+  readonly redo?: { readonly kind: 'retry'; readonly messageId?: string } | { readonly kind: 'edit'; readonly messageId: string };
 }
 
 export interface TurnResult {
@@ -103,7 +110,7 @@ export class TurnRunner {
     const turnId = request.requestId ?? randomUUID();
     const session = await sessions.get(request.sessionId);
 
-    if (request.text.trim() === CLEAR_COMMAND) {
+    if (!request.redo && request.text.trim() === CLEAR_COMMAND) {
       const cleared = await sessions.record(request.sessionId, { type: 'ClearSession', reason: 'user (/clear)' }, { commandId: `${turnId}:clear` });
       observer({ type: 'session_cleared' });
       return { turnId, reason: 'cleared', detail: 'The conversation was cleared: only core tools are loaded now.', rounds: 0, usage: ZERO_USAGE, reply: '', revision: cleared.revision };
@@ -117,12 +124,12 @@ export class TurnRunner {
       // An earlier turn left open (server killed, or stopped without its end) is closed first,
       // so every turn in the stream ends with a TurnFinished and its calls have results.
       const { session: current } = await this.deps.cutOffTurns.closeIfCutOff(request.sessionId, turnId);
-      if (request.requestId && current.state.messages.some((m) => m.messageId === `${turnId}-user`)) {
+      if (request.requestId && turnAlreadyRan(current.state, turnId)) {
         throw new OneClawError('duplicate_request', 'This message was already sent with the same Idempotency-Key; its turn has run. Use a new key for a new message.');
       }
       const agent = await this.deps.agents.find(current.state.agentId ?? '');
       const provider = await this.deps.models.resolve(agent);
-      if (request.text.trim() === COMPACT_COMMAND) {
+      if (!request.redo && request.text.trim() === COMPACT_COMMAND) {
         // Like /clear it is not a message: nothing is sent to the agent, only the summary request.
         const outcome = await compactConversation(this.deps.compactor, { sessionId: request.sessionId, turnId, state: current.state, provider, trigger: 'user', step: 'user', signal: controller.signal, observer });
         return {
@@ -137,7 +144,7 @@ export class TurnRunner {
         };
       }
       const turn = new Turn(this.deps, agent, provider, request.sessionId, turnId, controller.signal, observer);
-      return await turn.run(request.text, request.attachments);
+      return await turn.run(openingCommand(request, turnId, this.deps.identity.host));
     } catch (error) {
       failed = true;
       throw error;
@@ -173,16 +180,14 @@ class Turn {
     this.allowed = agent.allowedTools;
   }
 
-  async run(text: string, attachments: readonly AttachmentRef[] = []): Promise<TurnResult> {
-    this.observer({ type: 'turn_started', sessionId: this.sessionId, turnId: this.turnId });
-    let session: SessionSnapshot = await this.record({
-      type: 'RecordUserMessage',
-      messageId: `${this.turnId}-user`,
-      text,
-      turnId: this.turnId,
-      host: this.deps.identity.host,
-      ...(attachments.length > 0 ? { attachments } : {}),
-    });
+  /** `opening` records the user message (or the retry, or the edit) that opens the turn. */
+  async run(opening: SessionCommand): Promise<TurnResult> {
+    // A retry or an edit is recorded before anything streams, so a refusal (a stale message id)
+    // is a plain HTTP error; a new message starts the stream first, as it always has.
+    const started = () => this.observer({ type: 'turn_started', sessionId: this.sessionId, turnId: this.turnId });
+    if (opening.type === 'RecordUserMessage') started();
+    let session: SessionSnapshot = await this.record(opening);
+    if (opening.type !== 'RecordUserMessage') started();
     const breaker = new ToolLoopBreaker();
     for (;;) {
       if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
@@ -459,6 +464,27 @@ class Turn {
     this.step += 1;
     return this.deps.sessions.record(this.sessionId, command, { commandId: `${this.sessionId}:${this.turnId}:${this.step}`, correlationId: this.turnId });
   }
+}
+
+/** What opens the turn: a user message, or a retry or an edit of the last one (docs/events.md). */
+function openingCommand(request: TurnRequest, turnId: string, host: TurnHost): SessionCommand {
+  const messageId = `${turnId}-user`;
+  switch (request.redo?.kind) {
+    case 'retry':
+      return { type: 'RetryTurn', turnId, host, ...(request.redo.messageId ? { messageId: request.redo.messageId } : {}) };
+    case 'edit':
+      return { type: 'EditLastUserMessage', messageId: request.redo.messageId, newMessageId: messageId, text: request.text, turnId, host };
+    default:
+      return { type: 'RecordUserMessage', messageId, text: request.text, turnId, host, ...(request.attachments?.length ? { attachments: request.attachments } : {}) };
+  }
+}
+
+/**
+ * A request with this turn id (from its Idempotency-Key) already ran: it is the latest turn, or
+ * its message is in the conversation since the last clear (superseded by an edit or not).
+ */
+function turnAlreadyRan(state: SessionSnapshot['state'], turnId: string): boolean {
+  return state.lastTurnId === turnId || state.transcript.some((m) => m.messageId === `${turnId}-user`);
 }
 
 /** Runs one compaction and reports it to the turn's observer (the SSE stream). */

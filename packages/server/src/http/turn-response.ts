@@ -1,0 +1,48 @@
+import type { ServerResponse } from 'node:http';
+import type { Logger } from '../logging/logger';
+import type { TurnObserver } from '../turns/turn-observer';
+import type { TurnResult } from '../turns/turn-runner';
+import { logServerFault, toProblem } from './problem-details.filter';
+import { SseWriter } from './sse-writer';
+
+export interface TurnResponse {
+  readonly res: ServerResponse;
+  readonly accept: string | undefined;
+  readonly logger: Logger;
+  /** Runs the turn; `observer` is set when the client asked for text/event-stream. */
+  readonly run: (observer: TurnObserver | undefined, signal: AbortSignal) => Promise<TurnResult>;
+  /** The session view sent with a JSON answer. */
+  readonly session: () => Promise<unknown>;
+}
+
+/**
+ * Answers a command that runs a turn (retry, edit) the way SendMessage does: JSON `{...result,
+ * session}`, or with Accept: text/event-stream the turn's updates as SSE, then `done` (or
+ * `error`). Errors before the first event keep their HTTP status; a client that goes away
+ * cancels its turn (API-18).
+ */
+export async function respondWithTurn({ res, accept, logger, run, session }: TurnResponse): Promise<void> {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort(new DOMException('the client disconnected', 'AbortError'));
+  });
+  if (!accept?.includes('text/event-stream')) {
+    const result = await run(undefined, gone.signal);
+    const body = JSON.stringify({ ...result, session: await session() });
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(body);
+    return;
+  }
+  const sse = new SseWriter(res);
+  try {
+    const result = await run((update) => sse.send(update.type, update), gone.signal);
+    sse.send('done', result);
+  } catch (error) {
+    if (!sse.isOpen) throw error; // nothing streamed yet: answer with the error's status
+    const problem = toProblem(error);
+    logServerFault(logger, error, problem);
+    sse.send('error', problem);
+  } finally {
+    if (sse.isOpen) sse.end();
+  }
+}
