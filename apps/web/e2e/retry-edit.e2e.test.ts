@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeReply } from '@oneclaw/server/testing';
 import type { Page } from 'playwright-core';
-import { CHROMIUM_SKIP_REASON, chromiumAvailable, PHONE, startUiHarness, waitForCount, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
+import { CHROMIUM_SKIP_REASON, chromiumAvailable, expectAccessible, PHONE, startUiHarness, waitForCount, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(120_000);
@@ -59,6 +59,7 @@ describeUi(chromiumAvailable ? 'Retry the last turn and edit the last message (r
       const failure = entry(page, 'Turn failed');
       await failure.getByRole('button', { name: 'Retry' }).waitFor();
       await turnOver(page);
+      await expectAccessible(page, `failed turn with Retry on ${name}`);
 
       // Retry after the error: a new answer to the same message; the notice is gone.
       ui.fake.enqueue(fakeReply.text('Joke one.'));
@@ -80,6 +81,7 @@ describeUi(chromiumAvailable ? 'Retry the last turn and edit the last message (r
       const editor = page.getByRole('textbox', { name: 'Edit your message' });
       await editor.waitFor();
       expect(await editor.inputValue()).toBe(question);
+      await expectAccessible(page, `message editor on ${name}`);
       await editor.fill('Something else');
       await editor.press('Escape');
       await waitForCount(page.getByRole('textbox', { name: 'Edit your message' }), 0);
@@ -96,6 +98,7 @@ describeUi(chromiumAvailable ? 'Retry the last turn and edit the last message (r
       await page.getByRole('button', { name: 'Save' }).click();
       await entry(page, 'A riddle.').getByRole('button', { name: 'Retry' }).waitFor();
       await entry(page, riddle).getByRole('button', { name: 'Edit' }).waitFor();
+      await expectAccessible(page, `Retry and Edit on the last turn on ${name}`);
       await waitForCount(conversation(page).getByText(question, { exact: true }), 0);
       await waitForCount(entry(page, 'Joke two.'), 0);
       expect(lastRequestText(ui)).toContain(riddle);

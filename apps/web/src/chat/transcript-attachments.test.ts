@@ -10,12 +10,12 @@ describe('attachments in the transcript (issue 15)', () => {
     const sending = chatReducer(initialChatState, { type: 'send', text: 'read this', attachments: [PDF] });
     expect(sending.items).toEqual([expect.objectContaining({ kind: 'user', text: 'read this', pending: true, attachments: [PDF] })]);
     expect(transcriptFromEvents([event({ messageId: 'm1', role: 'user', text: 'read this', attachments: [PDF] })])).toEqual([
-      { kind: 'user', key: 'm1', text: 'read this', attachments: [PDF] },
+      { kind: 'user', key: 'm1', messageId: 'm1', text: 'read this', attachments: [PDF] },
     ]);
   });
 
   test('messages without files have no attachments field (older streams read as before)', () => {
-    expect(transcriptFromEvents([event({ messageId: 'm1', role: 'user', text: 'hi' })])).toEqual([{ kind: 'user', key: 'm1', text: 'hi' }]);
+    expect(transcriptFromEvents([event({ messageId: 'm1', role: 'user', text: 'hi' })])).toEqual([{ kind: 'user', key: 'm1', messageId: 'm1', text: 'hi' }]);
     expect(chatReducer(initialChatState, { type: 'send', text: 'hi', attachments: [] }).items[0]).not.toHaveProperty('attachments');
   });
 });
