@@ -154,6 +154,12 @@ export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
       case 'CompactionFailed':
         line(`compaction failed (${event.data.trigger}) ${event.data.code}: ${oneLine(event.data.detail, TEXT_LIMIT)}; conversation unchanged`);
         break;
+      case 'SessionRenamed':
+        line(`renamed to "${oneLine(event.data.title, TEXT_LIMIT)}"`);
+        break;
+      case 'SessionArchived':
+        line('deleted (archived): gone from the session list; the stream and this audit keep it');
+        break;
     }
   }
   return { sessionId, agentId, events: lines, skippedEvents, requests };

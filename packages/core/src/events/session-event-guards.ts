@@ -41,6 +41,10 @@ export function asSessionEvent(event: EventEnvelope): SessionEvent | null {
         : null;
     case 'CompactionFailed':
       return isTrigger(d.trigger) && str(d.code) && typeof d.detail === 'string' ? (event as SessionEvent) : null;
+    case 'SessionRenamed':
+      return str(d.title) ? (event as SessionEvent) : null;
+    case 'SessionArchived':
+      return event as SessionEvent;
     default:
       return null;
   }

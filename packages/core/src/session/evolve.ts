@@ -130,6 +130,13 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       // The conversation already holds everything the turn said; the stop closes the turn.
       draft.openTurn = null;
       return;
+    case 'SessionRenamed':
+      draft.title = event.data.title;
+      return;
+    case 'SessionArchived':
+      // The first archive counts; a second (two replicas racing) changes nothing.
+      draft.archivedAt ??= occurredAtOf(event.metadata) ?? '';
+      return;
   }
 }
 

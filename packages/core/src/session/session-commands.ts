@@ -106,6 +106,17 @@ export interface RecordCompactionFailed {
   readonly model?: string;
 }
 
+/** Names the session for the list (trimmed; 1 to SESSION_TITLE_MAX_CHARS characters). */
+export interface RenameSession {
+  readonly type: 'RenameSession';
+  readonly title: string;
+}
+
+/** Deletes the session for the user: it leaves the list and refuses new turns; the stream stays. */
+export interface ArchiveSession {
+  readonly type: 'ArchiveSession';
+}
+
 export type SessionCommand =
   | StartSession
   | RecordUserMessage
@@ -118,4 +129,6 @@ export type SessionCommand =
   | RecordTurnFinished
   | InterruptTurn
   | RecordCompaction
-  | RecordCompactionFailed;
+  | RecordCompactionFailed
+  | RenameSession
+  | ArchiveSession;
