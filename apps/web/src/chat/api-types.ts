@@ -37,6 +37,16 @@ export interface SessionView {
   readonly loadedGroups: readonly string[];
   readonly activeTools: readonly string[];
   readonly turnInProgress: boolean;
+  /** The name the user gave the session; null (or absent on older servers): the first message stands for it. */
+  readonly title?: string | null;
+}
+
+/** One entry of GET /api/agents, as the new-session agent picker reads it. */
+export interface AgentOption {
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly source: string;
 }
 
 /** One entry of GET /api/sessions. */

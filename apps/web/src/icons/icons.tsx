@@ -84,3 +84,19 @@ export const ChevronIcon = ({ open, ...props }: IconProps & { readonly open: boo
     <path d={open ? 'M6 9l6 6 6-6' : 'M9 6l6 6-6 6'} />
   </Svg>
 );
+
+/** A pencil: rename. */
+export const PencilIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M4 20h4L19 9l-4-4L4 16v4z" />
+    <path d="M13.5 6.5l4 4" />
+  </Svg>
+);
+
+/** A bin: delete. */
+export const TrashIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M4 7h16M10 11v6M14 11v6" />
+    <path d="M6 7l1 13h10l1-13M9 7V4h6v3" />
+  </Svg>
+);
