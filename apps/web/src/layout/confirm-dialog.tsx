@@ -2,7 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
 /**
- * A confirm step as a modal `<dialog>` (see SignOutDialog for why not `window.confirm`):
+ * A confirm step as a modal `<dialog>`, not `window.confirm` (an Android WebView may not show it,
+ * and it cannot be styled or named):
  * `showModal()` gives the dialog role, focus inside, Escape to cancel and an inert page behind.
  * Focus starts on Cancel, so a slip of the thumb does not do the irreversible thing.
  */
