@@ -164,12 +164,17 @@ for (const [viewport, device] of VIEWPORTS) {
       await dialog.waitFor({ state: 'hidden' });
       expect((await sessions()).map((s) => s.sessionId)).toContain(groceries);
 
-      // Confirmed: the open session is gone from the list and the page moves to the other one.
+      // Confirmed: the open session is gone from the list and the page moves to the other one,
+      // even though the search left only the deleted one in view.
+      await search.fill('shopping');
+      await waitForCount(rows(list), 1);
       await renamed.getByRole('button', { name: 'Delete Shopping list' }).click();
       await dialog.getByRole('button', { name: 'Delete' }).click();
       await page.waitForURL((url) => url.hash === `#/sessions/${encodeURIComponent(porto!.sessionId)}`);
       await drawerClosed(page, device);
       list = await openList(page, device);
+      await list.getByRole('status').filter({ hasText: 'No session matches “shopping”.' }).waitFor();
+      await search.fill('');
       await waitForCount(rows(list), 1);
       expect(await rows(list).allTextContents()).toEqual([expect.stringContaining('Plan a trip to Porto')]);
       expect((await sessions()).map((s) => s.sessionId)).toEqual([porto!.sessionId]);

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
 import { routeHref } from '../routes';
 import type { SessionSummary } from './api-types';
@@ -13,6 +14,7 @@ import './chat.css';
  * session changes, and as the search changes (the server searches titles and message text).
  */
 export function SessionList({ currentSessionId }: { currentSessionId?: string }) {
+  const api = useApi();
   const [search, setSearch] = useState('');
   const query = search.trim();
   const sessions = useResource(
@@ -25,12 +27,13 @@ export function SessionList({ currentSessionId }: { currentSessionId?: string })
 
   const list = sessions.data?.sessions ?? [];
 
-  function deleted(sessionId: string) {
+  async function deleted(sessionId: string) {
     notifySessionsChanged();
     if (sessionId !== currentSessionId) return;
-    // The open session is gone: go on with the newest other one, or a new draft. Replace, so
-    // Back does not lead to the deleted session.
-    const next = list.find((s) => s.sessionId !== sessionId);
+    // The open session is gone: go on with the newest other one (from the whole list, not only
+    // the search's matches), or a new draft. Replace, so Back does not lead to the deleted one.
+    const all = await api.get<{ sessions: SessionSummary[] }>('/api/sessions').then((a) => a.sessions, () => list);
+    const next = all.find((s) => s.sessionId !== sessionId);
     window.location.replace(routeHref(next ? { name: 'chat', sessionId: next.sessionId } : { name: 'new' }));
   }
 
@@ -65,7 +68,7 @@ export function SessionList({ currentSessionId }: { currentSessionId?: string })
       {list.length > 0 && (
         <ul class="session-list__items" aria-labelledby="session-list-title">
           {list.map((session) => (
-            <SessionListItem key={session.sessionId} session={session} current={session.sessionId === currentSessionId} onRenamed={notifySessionsChanged} onDeleted={deleted} />
+            <SessionListItem key={session.sessionId} session={session} current={session.sessionId === currentSessionId} onRenamed={notifySessionsChanged} onDeleted={(id) => void deleted(id)} />
           ))}
         </ul>
       )}
