@@ -105,7 +105,7 @@ export function NewSessionDraft() {
           </p>
         )}
       </header>
-      <div class="chat__scroll" role="region" aria-labelledby="draft-title">
+      <div class="chat__scroll">
         <p class="muted chat__placeholder">{starting ? 'Starting the session…' : 'Send the first message to start the session. Nothing is saved until then.'}</p>
       </div>
       <Composer turn="none" disabled={starting} busyElsewhere={false} onSend={start} onCancel={() => {}} />
