@@ -1,26 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeReply } from '@oneclaw/server/testing';
 import type { Page } from 'playwright-core';
-import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, PHONE, startUiHarness, waitForAttribute, waitForCount, waitForText, WIDE_DESKTOP, type UiHarness } from './harness';
+import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, PHONE, startSession, startUiHarness, waitForAttribute, waitForCount, waitForText, WIDE_DESKTOP, type UiHarness } from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(90_000);
-
-/**
- * Starts a session from the session list (the sidebar on a desktop): clicks "New session" and waits until the page shows the session the server created. Waiting
- * for "any other session URL" is not enough: a page opened at #/ moves to the newest existing
- * session on its own, and a message typed there before the new one opens goes astray.
- */
-async function startSession(page: Page): Promise<string> {
-  const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/sessions');
-  await page.getByRole('complementary', { name: 'Sessions' }).getByRole('button', { name: 'New session' }).click();
-  const { sessionId } = (await (await created).json()) as { sessionId: string };
-  await page.waitForURL((url) => url.hash === `#/sessions/${encodeURIComponent(sessionId)}`);
-  // The new session's own view (its audit link), not the previous one still on screen.
-  await page.locator(`a[href="#/sessions/${encodeURIComponent(sessionId)}/audit"]`).waitFor();
-  await page.getByText('No messages yet.', { exact: false }).waitFor();
-  return sessionId;
-}
 
 function messageBox(page: Page) {
   return page.getByRole('textbox', { name: 'Message' });
@@ -67,10 +51,9 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await ui?.close();
   });
 
-  test('S6: with no session yet, #/ offers a new one; a sent message shows at once as plain text and the fake model\'s reply streams in as safe markdown (table, list, links, highlighted code with a copy button; model HTML shown as text)', async () => {
+  test('S6: with no session yet, #/ shows the new-session draft; a sent message creates the session, shows at once as plain text and the fake model\'s reply streams in as safe markdown (table, list, links, highlighted code with a copy button; model HTML shown as text)', async () => {
     const { page, context, errors } = await ui.open({ device: DESKTOP });
-    await page.getByRole('heading', { name: 'Chat' }).waitFor();
-    await startSession(page);
+    await page.getByRole('heading', { level: 1, name: 'New session' }).waitFor();
 
     // Chunks end mid-construct (inside a table row, a list item, a fence), as streaming does.
     ui.fake.enqueue(
@@ -210,13 +193,12 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
 
   test('S6: the fake model loads a group and calls its tool; cards expand to arguments and results, the chip appears, and all of it survives a reload and a server restart; the chip unloads from the UI', async () => {
     const { page, errors } = await ui.open({ device: DESKTOP });
-    const sessionId = await startSession(page);
     ui.fake.enqueue(
       fakeReply.toolCall('load_tool_group', { group_name: 'scheduled_tasks' }),
       fakeReply.toolCall('list_scheduled_tasks', {}, 'Looking at your schedule.'),
       fakeReply.text('You have no scheduled tasks.'),
     );
-    await send(page, 'What is scheduled?');
+    const sessionId = await startSession(page, 'What is scheduled?');
     await conversation(page).getByText('You have no scheduled tasks.').waitFor();
     await turnOver(page);
 
@@ -262,9 +244,8 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
 
   test('S6: "Add group" loads a group as a chip; /clear empties the conversation and the chips; the Clear button asks first', async () => {
     const { page, errors } = await ui.open({ device: DESKTOP });
-    const sessionId = await startSession(page);
     ui.fake.enqueue(fakeReply.text('Noted.'));
-    await send(page, 'Remember this');
+    const sessionId = await startSession(page, 'Remember this');
     await conversation(page).getByText('Noted.').waitFor();
     await turnOver(page);
 
@@ -303,9 +284,8 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
 
   test('S6: a running turn shows its streamed text and the group it loaded while it runs, and can be cancelled; the reason is shown and stays after a reload', async () => {
     const { page, errors } = await ui.open({ device: DESKTOP });
-    await startSession(page);
     ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), fakeReply.hang('Working on it, '));
-    await send(page, 'Do something slow');
+    await startSession(page, 'Do something slow');
     await conversation(page).getByText('Working on it,').waitFor();
     const cancel = page.getByRole('button', { name: 'Cancel' });
     await cancel.waitFor();
@@ -337,9 +317,8 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
 
   test('S6: a turn running in another window is shown as such, sending waits, and it can be cancelled from here', async () => {
     const first = await ui.open({ device: DESKTOP });
-    const sessionId = await startSession(first.page);
     ui.fake.enqueue(fakeReply.hang('Thinking hard, '));
-    await send(first.page, 'A long question');
+    const sessionId = await startSession(first.page, 'A long question');
     await first.page.getByRole('button', { name: 'Cancel' }).waitFor();
 
     const second = await ui.open({ device: PHONE, hash: `#/sessions/${encodeURIComponent(sessionId)}` });
@@ -362,10 +341,9 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
 
   test('S6: a failed tool call is an error card (icon, word and style); a model API failure stops the turn with its reason and detail', async () => {
     const { page, errors } = await ui.open({ device: DESKTOP });
-    await startSession(page);
     // pdf_info belongs to a group that is not loaded: the engine answers tool_not_available.
     ui.fake.enqueue(fakeReply.toolCall('pdf_info', { path: 'report.pdf' }), fakeReply.text('That tool is not loaded.'));
-    await send(page, 'Read report.pdf');
+    await startSession(page, 'Read report.pdf');
     await conversation(page).getByText('That tool is not loaded.').waitFor();
     await turnOver(page);
 
@@ -407,7 +385,9 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
 
   test('S6: the groups browser lists every group, searches, shows a group\'s tools with descriptions, and loads one into the session', async () => {
     const { page, errors } = await ui.open({ device: DESKTOP });
-    const sessionId = await startSession(page);
+    ui.fake.enqueue(fakeReply.text('Ready.'));
+    const sessionId = await startSession(page, 'Hello');
+    await turnOver(page);
     const { groups } = await api<{ groups: { name: string; displayName: string; toolNames: string[] }[] }>(ui, '/api/tool-groups');
     expect(groups.length).toBeGreaterThan(5);
 
@@ -447,12 +427,11 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await page.waitForURL((url) => url.hash.startsWith('#/sessions/'));
     await menu.click();
     await waitForAttribute(menu, 'aria-expanded', 'true');
-    await startSession(page);
+    ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), fakeReply.text('The PDF tools are ready.'));
+    await startSession(page, 'Get ready for PDFs');
     await page.locator('.shell:not(.shell--drawer-open)').waitFor();
     await waitForAttribute(menu, 'aria-expanded', 'false');
 
-    ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), fakeReply.text('The PDF tools are ready.'));
-    await send(page, 'Get ready for PDFs');
     await conversation(page).getByText('The PDF tools are ready.').waitFor();
     await turnOver(page);
     await chips(page).getByRole('listitem').filter({ hasText: 'pdf' }).waitFor();

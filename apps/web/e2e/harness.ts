@@ -210,3 +210,23 @@ async function settled(target: Locator, what: () => string, actual: () => Promis
 
 /** The axe-core check for every screen (`accessibility-check.ts`): `await expectAccessible(page, 'chat, phone')`. */
 export { accessibilityViolations, expectAccessible, type AccessibilityViolation } from './accessibility-check';
+
+/**
+ * Starts a session as a user does: "New session" in the session list (the sidebar on a desktop;
+ * on a phone open the drawer first) opens the draft (#/new), and the first message creates the
+ * session and is sent into it. Enqueue the FAKE model's reply before. Resolves with the new
+ * session's id once the page shows that session (its own audit link, not the previous page's).
+ */
+export async function startSession(page: Page, firstMessage: string): Promise<string> {
+  await page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: 'New session' }).click();
+  await page.waitForURL((url) => url.hash === '#/new');
+  await page.getByRole('heading', { level: 1, name: 'New session' }).waitFor();
+  const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/sessions');
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(firstMessage);
+  await box.press('Enter');
+  const { sessionId } = (await (await created).json()) as { sessionId: string };
+  await page.waitForURL((url) => url.hash === `#/sessions/${encodeURIComponent(sessionId)}`);
+  await page.locator(`a[href="#/sessions/${encodeURIComponent(sessionId)}/audit"]`).waitFor();
+  return sessionId;
+}

@@ -4,6 +4,7 @@ import { ApiClient } from './api/client';
 import { forgetConnection, loadConnection, saveConnection, type Connection } from './api/connection';
 import { AuditPage } from './audit/audit-page';
 import { ChatPage } from './chat/chat-page';
+import { NewSessionDraft } from './chat/new-session-draft';
 import { GroupsPage } from './groups/groups-page';
 import { AppShell } from './layout/app-shell';
 import { SignIn } from './layout/sign-in';
@@ -66,6 +67,8 @@ function Page({ route }: { route: Route }) {
   switch (route.name) {
     case 'chat':
       return <ChatPage sessionId={route.sessionId} />;
+    case 'new':
+      return <NewSessionDraft />;
     case 'audit':
       return <AuditPage sessionId={route.sessionId} />;
     case 'groups':

@@ -10,6 +10,8 @@ export const SETTINGS_TABS: readonly SettingsTab[] = ['providers', 'agents', 'to
 
 export type Route =
   | { readonly name: 'chat'; readonly sessionId?: string }
+  /** A new session not created yet: the agent picker and the composer; the first send creates it. */
+  | { readonly name: 'new' }
   | { readonly name: 'audit'; readonly sessionId: string }
   | { readonly name: 'groups'; readonly sessionId?: string }
   | { readonly name: 'settings'; readonly tab: SettingsTab }
@@ -21,6 +23,7 @@ export function parseRoute(hash: string): Route {
   const params = new URLSearchParams(query);
   const [first, second, third] = parts;
   if (parts.length === 0) return { name: 'chat' };
+  if (first === 'new' && parts.length === 1) return { name: 'new' };
   if (first === 'sessions' && second !== undefined && parts.length === 2) return { name: 'chat', sessionId: second };
   if (first === 'sessions' && second !== undefined && third === 'audit' && parts.length === 3) return { name: 'audit', sessionId: second };
   if (first === 'groups' && parts.length === 1) {
@@ -38,6 +41,8 @@ export function routeHref(route: Route): string {
   switch (route.name) {
     case 'chat':
       return route.sessionId ? `#/sessions/${encodeURIComponent(route.sessionId)}` : '#/';
+    case 'new':
+      return '#/new';
     case 'audit':
       return `#/sessions/${encodeURIComponent(route.sessionId)}/audit`;
     case 'groups':
@@ -52,7 +57,7 @@ export function routeHref(route: Route): string {
 /**
  * Where `#/` takes the page once the session list is in: the newest session, but only while the
  * page is still at `#/`. The list can arrive after the user moved on (clicked "New session"
- * while it loaded); that choice wins.
+ * while it loaded); that choice wins. With no session at all `#/` shows the new-session draft.
  */
 export function homeRedirect(currentHash: string, newestSessionId: string | undefined): string | undefined {
   const here = parseRoute(currentHash);

@@ -59,6 +59,8 @@ import { GetAuditTrailHandler } from './sessions/queries/get-audit-trail.handler
 import { GetSessionEventsHandler } from './sessions/queries/get-session-events.handler';
 import { GetSessionHandler } from './sessions/queries/get-session.handler';
 import { ListSessionsHandler } from './sessions/queries/list-sessions.handler';
+import { RenameSessionHandler } from './sessions/commands/rename-session.handler';
+import { ArchiveSessionHandler } from './sessions/commands/archive-session.handler';
 import { ListToolGroupsHandler } from './sessions/queries/list-tool-groups.handler';
 import { ListToolsHandler } from './sessions/queries/list-tools.handler';
 import { SessionIndex } from './sessions/session-index';
@@ -113,6 +115,8 @@ const commandHandlers = [
   CancelTurnHandler,
   RetryTurnHandler,
   EditMessageHandler,
+  RenameSessionHandler,
+  ArchiveSessionHandler,
 ];
 const queryHandlers = [
   GetSessionHandler,

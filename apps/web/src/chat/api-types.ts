@@ -57,6 +57,16 @@ export interface SessionView {
   readonly turnInProgress: boolean;
   /** Messages a retry or an edit superseded: the model no longer gets them, the chat hides them (newer servers). */
   readonly supersededMessageIds?: readonly string[];
+  /** The name the user gave the session; null (or absent on older servers): the first message stands for it. */
+  readonly title?: string | null;
+}
+
+/** One entry of GET /api/agents, as the new-session agent picker reads it. */
+export interface AgentOption {
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly source: string;
 }
 
 /** One entry of GET /api/sessions. */

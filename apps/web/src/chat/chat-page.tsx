@@ -1,14 +1,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
-import { homeRedirect, navigate, routeHref } from '../routes';
-import type { SessionSummary, SessionView, ToolGroupView } from './api-types';
+import { useApi } from '../api/api-context';
+import { homeRedirect, routeHref } from '../routes';
+import type { SessionSummary, ToolGroupView } from './api-types';
 import { preloadMarkdownRenderer } from './assistant-markdown';
 import { uploadAttachment } from './attachment-files';
-import { asActionError, type ActionError } from './chat-store';
 import { Composer } from './composer';
 import { GroupBar } from './group-bar';
-import { notifySessionsChanged } from './sessions-changed';
+import { NewSessionDraft } from './new-session-draft';
 import { WaitingIndicator } from './reply-details';
 import { sessionTitle, waitingNotice } from './transcript';
 import { TranscriptView } from './transcript-view';
@@ -17,8 +16,8 @@ import './chat.css';
 
 /**
  * `#/sessions/:id` is the chat. `#/` (no session) opens the session with the newest activity,
- * replacing the history entry so Back does not bounce; with no session at all it offers to
- * start one. Continuing the last conversation is what the Android app should do on launch.
+ * replacing the history entry so Back does not bounce; with no session at all it shows the
+ * new-session draft. Continuing the last conversation is what the Android app should do on launch.
  */
 export function ChatPage({ sessionId }: { sessionId?: string }) {
   return sessionId ? <ChatSession key={sessionId} sessionId={sessionId} /> : <ChatHome />;
@@ -34,6 +33,8 @@ function ChatHome() {
     const target = homeRedirect(window.location.hash, newest?.sessionId);
     if (target) window.location.replace(target);
   }, [newest]);
+  // No conversation yet: the draft is the first screen (nothing is created until a message is sent).
+  if (sessions.data && !newest) return <NewSessionDraft />;
 
   return (
     <section class="page chat-home" aria-labelledby="chat-home-title">
@@ -44,43 +45,16 @@ function ChatHome() {
         </p>
       )}
       {(sessions.loading || newest) && !sessions.error && <p class="muted">Opening your latest conversation…</p>}
-      {sessions.data && !newest && (
-        <div class="card chat-home__empty">
-          <p>No conversations yet. Start one; the assistant loads tool groups when it needs them.</p>
-          <NewSessionButton />
-        </div>
-      )}
     </section>
   );
 }
 
-function NewSessionButton() {
-  const api = useApi();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ActionError | undefined>();
-  async function create() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const view = await api.post<SessionView>('/api/sessions', {});
-      notifySessionsChanged();
-      navigate({ name: 'chat', sessionId: view.sessionId });
-    } catch (e) {
-      setError(asActionError(e));
-      setBusy(false);
-    }
-  }
+/** Opens the new-session draft: a session is only created when its first message is sent. */
+function NewSessionLink() {
   return (
-    <>
-      <button type="button" class="button button--primary" onClick={create} disabled={busy}>
-        {busy ? 'Creating…' : 'New session'}
-      </button>
-      {error && (
-        <p class="error" role="alert">
-          {error.detail}
-        </p>
-      )}
-    </>
+    <a class="button button--primary" href={routeHref({ name: 'new' })}>
+      New session
+    </a>
   );
 }
 
@@ -115,13 +89,28 @@ function ChatSession({ sessionId }: { sessionId: string }) {
       <section class="page" aria-labelledby="chat-missing-title">
         <h1 id="chat-missing-title">Session not found</h1>
         <p>{state.loadError.detail}</p>
-        <NewSessionButton />
+        <NewSessionLink />
+      </section>
+    );
+  }
+
+  if (state.loadError?.code === 'session_archived') {
+    return (
+      <section class="page" aria-labelledby="chat-deleted-title">
+        <h1 id="chat-deleted-title">Session deleted</h1>
+        <p>This session was deleted: it takes no new messages. Its history stays in the audit.</p>
+        <p class="chat-deleted__actions">
+          <a class="button" href={routeHref({ name: 'audit', sessionId })}>
+            Open its audit
+          </a>
+          <NewSessionLink />
+        </p>
       </section>
     );
   }
 
   const running = state.turn !== 'none';
-  const title = sessionTitle(state.items);
+  const title = state.title ?? sessionTitle(state.items);
 
   return (
     <section class="chat" aria-labelledby="chat-title">

@@ -17,6 +17,8 @@ export interface ActionError {
 export type SendOutcome = 'sent' | 'refused' | 'unsent';
 
 export interface ChatSnapshot extends ChatState {
+  /** The name the user gave the session (from the stored view), shown instead of the first message. */
+  readonly title?: string;
   readonly loadError?: ActionError;
   readonly actionError?: ActionError;
 }
@@ -83,7 +85,7 @@ export class ChatSessionStore {
         ),
       ]);
       if (epoch !== this.epoch || this.stream) return;
-      this.set({ loadError: undefined });
+      this.set({ loadError: undefined, title: view.title ?? undefined });
       this.dispatch({ type: 'stored', view, ...(events ? { events } : {}) });
     } catch (error) {
       if (epoch !== this.epoch) return;

@@ -1,55 +1,57 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
-import { navigate, routeHref } from '../routes';
-import type { SessionSummary, SessionView } from './api-types';
-import { asActionError, type ActionError } from './chat-store';
+import { routeHref } from '../routes';
+import type { SessionSummary } from './api-types';
+import { SessionListItem } from './session-list-item';
 import { notifySessionsChanged, onSessionsChanged } from './sessions-changed';
 import './chat.css';
 
 /**
- * Every session, newest activity first (the server's order), with a button that starts a new
- * one. It re-reads the list whenever the chat signals a change (sessions-changed.ts) and when
- * the current session changes, so titles and order follow the conversation.
+ * Every session, newest activity first (the server's order), with a search box and a link that
+ * opens a new-session draft (#/new: nothing is created until its first message is sent). It
+ * re-reads the list whenever the chat signals a change (sessions-changed.ts), when the current
+ * session changes, and as the search changes (the server searches titles and message text).
  */
 export function SessionList({ currentSessionId }: { currentSessionId?: string }) {
   const api = useApi();
-  const sessions = useResource((client, signal) => client.get<{ sessions: SessionSummary[] }>('/api/sessions', { signal }), [currentSessionId]);
-  const [creating, setCreating] = useState(false);
-  const [createError, setCreateError] = useState<ActionError | undefined>();
+  const [search, setSearch] = useState('');
+  const query = search.trim();
+  const sessions = useResource(
+    (client, signal) => client.get<{ sessions: SessionSummary[] }>(`/api/sessions${query ? `?q=${encodeURIComponent(query)}` : ''}`, { signal }),
+    [currentSessionId, query],
+  );
   const { reload } = sessions;
 
   useEffect(() => onSessionsChanged(reload), [reload]);
 
-  async function createSession() {
-    setCreating(true);
-    setCreateError(undefined);
-    try {
-      const view = await api.post<SessionView>('/api/sessions', {});
-      notifySessionsChanged();
-      navigate({ name: 'chat', sessionId: view.sessionId });
-    } catch (error) {
-      setCreateError(asActionError(error));
-    } finally {
-      setCreating(false);
-    }
+  const list = sessions.data?.sessions ?? [];
+
+  async function deleted(sessionId: string) {
+    notifySessionsChanged();
+    if (sessionId !== currentSessionId) return;
+    // The open session is gone: go on with the newest other one (from the whole list, not only
+    // the search's matches), or a new draft. Replace, so Back does not lead to the deleted one.
+    const all = await api.get<{ sessions: SessionSummary[] }>('/api/sessions').then((a) => a.sessions, () => list);
+    const next = all.find((s) => s.sessionId !== sessionId);
+    window.location.replace(routeHref(next ? { name: 'chat', sessionId: next.sessionId } : { name: 'new' }));
   }
 
-  const list = sessions.data?.sessions ?? [];
   return (
     <div class="session-list">
       <div class="session-list__head">
         <h2 id="session-list-title">Sessions</h2>
-        <button type="button" class="button button--primary button--small" onClick={createSession} disabled={creating}>
-          {creating ? 'Creating…' : 'New session'}
-        </button>
+        <a class="button button--primary button--small" href={routeHref({ name: 'new' })}>
+          New session
+        </a>
       </div>
-      {createError && (
-        <p class="error" role="alert">
-          Could not start a session: {createError.detail}
-        </p>
-      )}
-      {sessions.error && !sessions.data && (
+      <div class="session-list__search" role="search">
+        <label for="session-search" class="visually-hidden">
+          Search sessions
+        </label>
+        <input id="session-search" type="search" maxLength={200} placeholder="Search titles and messages" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+      </div>
+      {sessions.error && (
         <p class="error" role="alert">
           Could not load the sessions: {sessions.error.detail}{' '}
           <button type="button" class="button button--small" onClick={reload}>
@@ -57,33 +59,19 @@ export function SessionList({ currentSessionId }: { currentSessionId?: string })
           </button>
         </p>
       )}
-      {sessions.data && list.length === 0 && <p class="muted session-list__empty">No sessions yet.</p>}
+      {sessions.data && list.length === 0 && (
+        <p class="muted session-list__empty" role="status">
+          {query ? `No session matches “${query}”.` : 'No sessions yet.'}
+        </p>
+      )}
       {!sessions.data && sessions.loading && <p class="muted session-list__empty">Loading…</p>}
       {list.length > 0 && (
         <ul class="session-list__items" aria-labelledby="session-list-title">
-          {list.map((session) => {
-            const current = session.sessionId === currentSessionId;
-            return (
-              <li key={session.sessionId}>
-                <a class="session-list__link" href={routeHref({ name: 'chat', sessionId: session.sessionId })} aria-current={current ? 'page' : undefined}>
-                  <span class={`session-list__title${session.title ? '' : ' muted'}`}>{session.title || 'New conversation'}</span>
-                  <time class="session-list__time muted" dateTime={session.lastActivityAt}>
-                    {formatActivity(session.lastActivityAt)}
-                  </time>
-                </a>
-              </li>
-            );
-          })}
+          {list.map((session) => (
+            <SessionListItem key={session.sessionId} session={session} current={session.sessionId === currentSessionId} onRenamed={notifySessionsChanged} onDeleted={(id) => void deleted(id)} />
+          ))}
         </ul>
       )}
     </div>
   );
-}
-
-/** Today's sessions by time, older ones by date, in the reader's locale. */
-function formatActivity(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const sameDay = date.toDateString() === new Date().toDateString();
-  return sameDay ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : date.toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric' });
 }

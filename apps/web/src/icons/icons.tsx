@@ -99,3 +99,19 @@ export const DocumentIcon = (props: IconProps) => (
     <path d="M14 3v5h5M8 13h8M8 17h6" />
   </Svg>
 );
+
+/** A pencil: rename. */
+export const PencilIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M4 20h4L19 9l-4-4L4 16v4z" />
+    <path d="M13.5 6.5l4 4" />
+  </Svg>
+);
+
+/** A bin: delete. */
+export const TrashIcon = (props: IconProps) => (
+  <Svg {...props}>
+    <path d="M4 7h16M10 11v6M14 11v6" />
+    <path d="M6 7l1 13h10l1-13M9 7V4h6v3" />
+  </Svg>
+);

@@ -38,7 +38,7 @@ export function AppShell({ route, onSignOut, children }: { route: Route; onSignO
           OneClaw
         </a>
         <nav class="topbar__nav" aria-label="Main">
-          <a href="#/" aria-current={route.name === 'chat' || route.name === 'audit' ? 'page' : undefined}>
+          <a href="#/" aria-current={route.name === 'chat' || route.name === 'audit' || route.name === 'new' ? 'page' : undefined}>
             Chat
           </a>
           <a href={currentSessionId ? `#/groups?session=${encodeURIComponent(currentSessionId)}` : '#/groups'} aria-current={route.name === 'groups' ? 'page' : undefined}>

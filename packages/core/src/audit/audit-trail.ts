@@ -164,6 +164,12 @@ export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
       case 'UserMessageEdited':
         line(`edited: user message ${event.data.messageId} replaced by ${event.data.newMessageId}; ${supersededText(event.data.supersededMessageIds)}`);
         break;
+      case 'SessionRenamed':
+        line(`renamed to "${oneLine(event.data.title, TEXT_LIMIT)}"`);
+        break;
+      case 'SessionArchived':
+        line('deleted (archived): gone from the session list; the stream and this audit keep it');
+        break;
     }
   }
   return { sessionId, agentId, events: lines, skippedEvents, requests };

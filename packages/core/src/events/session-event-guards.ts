@@ -45,6 +45,10 @@ export function asSessionEvent(event: EventEnvelope): SessionEvent | null {
       return str(d.turnId) && str(d.messageId) && strings(d.supersededMessageIds) && (d.host === undefined || isHost(d.host)) ? (event as SessionEvent) : null;
     case 'UserMessageEdited':
       return str(d.messageId) && str(d.newMessageId) && strings(d.supersededMessageIds) ? (event as SessionEvent) : null;
+    case 'SessionRenamed':
+      return str(d.title) ? (event as SessionEvent) : null;
+    case 'SessionArchived':
+      return event as SessionEvent;
     default:
       return null;
   }

@@ -285,6 +285,21 @@ export type UserMessageEdited = EventEnvelope<
   }
 >;
 
+/**
+ * The user named the session. The list shows this title instead of the first message; the
+ * conversation and the model's requests are untouched. Absent in older streams.
+ */
+export type SessionRenamed = EventEnvelope<'SessionRenamed', { readonly title: string }>;
+
+/**
+ * The user deleted the session: it leaves the session list and takes no new messages, but the
+ * stream stays (the audit reads it). Nothing un-archives a session. Absent in older streams.
+ */
+export type SessionArchived = EventEnvelope<'SessionArchived', Readonly<Record<string, never>>>;
+
+/** Longest session title (characters, after trimming), as the list and the rename form allow. */
+export const SESSION_TITLE_MAX_CHARS = 120;
+
 export type SessionEvent =
   | SessionStarted
   | MessageSent
@@ -296,7 +311,9 @@ export type SessionEvent =
   | ConversationCompacted
   | CompactionFailed
   | TurnRetried
-  | UserMessageEdited;
+  | UserMessageEdited
+  | SessionRenamed
+  | SessionArchived;
 
 export type SessionEventType = SessionEvent['type'];
 
@@ -312,6 +329,8 @@ export const SESSION_EVENT_TYPES: readonly SessionEventType[] = [
   'CompactionFailed',
   'TurnRetried',
   'UserMessageEdited',
+  'SessionRenamed',
+  'SessionArchived',
 ];
 
 /** One stream per session. */

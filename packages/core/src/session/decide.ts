@@ -1,5 +1,5 @@
 import { stampEvents } from '../aggregate/stamp-events';
-import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, TURN_STOP_REASONS, type AssistantMessageData, type AttachmentRef, type SessionEvent, type TurnHost } from '../events/session-events';
+import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, SESSION_TITLE_MAX_CHARS, TURN_STOP_REASONS, type AssistantMessageData, type AttachmentRef, type SessionEvent, type TurnHost } from '../events/session-events';
 import { isAttachmentRef } from '../events/session-event-guards';
 import type { ToolCatalogue } from '../tools/tool-catalogue';
 import type { RecordAssistantMessage, SessionCommand } from './session-commands';
@@ -38,6 +38,7 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
     return [{ type: 'SessionStarted', data: { sessionId: command.sessionId, agentId: command.agentId } }];
   }
   if (state.status !== 'active') throw sessionErrors.notFound(state.sessionId);
+  if (state.archivedAt !== null && !allowedWhenArchived(command)) throw sessionErrors.archived(state.sessionId);
 
   switch (command.type) {
     case 'RecordUserMessage':
@@ -277,11 +278,54 @@ function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideC
       ];
     }
 
+    case 'RenameSession': {
+      const title = sessionTitle(command.title);
+      return title === state.title ? [] : [{ type: 'SessionRenamed', data: { title } }];
+    }
+
+    case 'ArchiveSession':
+      // Deleting twice is deleting once: the second records nothing.
+      return state.archivedAt !== null ? [] : [{ type: 'SessionArchived', data: {} }];
+
     default: {
       const unknown: never = command;
       throw sessionErrors.invalidCommand(`Unknown command type '${(unknown as { type?: string }).type}'.`);
     }
   }
+}
+
+/**
+ * What an archived session still records: the rest of a turn that was running when it was
+ * archived (its replies, results, groups the model loads, compaction, its stop), so that turn
+ * ends consistently, and a repeated archive. Anything that starts a turn or is the user's own
+ * change is refused; a command added later is refused too unless it is listed here.
+ */
+function allowedWhenArchived(command: SessionCommand): boolean {
+  switch (command.type) {
+    case 'RecordAssistantMessage':
+    case 'RecordToolResult':
+    case 'RecordModelRequest':
+    case 'RecordTurnFinished':
+    case 'InterruptTurn':
+    case 'RecordCompaction':
+    case 'RecordCompactionFailed':
+    case 'ArchiveSession':
+      return true;
+    case 'LoadToolGroup':
+      return command.source.kind === 'tool_call';
+    default:
+      return false;
+  }
+}
+
+/** A title on one line: control characters and runs of white space become one space. */
+function sessionTitle(raw: unknown): string {
+  if (typeof raw !== 'string') throw sessionErrors.invalidCommand('title must be a string.');
+  const title = raw.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  if (title === '') throw sessionErrors.titleEmpty();
+  const length = [...title].length;
+  if (length > SESSION_TITLE_MAX_CHARS) throw sessionErrors.titleTooLong(length, SESSION_TITLE_MAX_CHARS);
+  return title;
 }
 
 const INTERRUPTED_CALL_MESSAGE = 'The server stopped before this call finished; it may or may not have run. Check before repeating it.';

@@ -171,6 +171,13 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       draft.lastUserMessage = null;
       return;
     }
+    case 'SessionRenamed':
+      draft.title = event.data.title;
+      return;
+    case 'SessionArchived':
+      // The first archive counts; a second (two replicas racing) changes nothing.
+      draft.archivedAt ??= occurredAtOf(event.metadata) ?? '';
+      return;
   }
 }
 

@@ -140,6 +140,17 @@ export interface EditLastUserMessage {
   readonly host?: TurnHost;
 }
 
+/** Names the session for the list (trimmed; 1 to SESSION_TITLE_MAX_CHARS characters). */
+export interface RenameSession {
+  readonly type: 'RenameSession';
+  readonly title: string;
+}
+
+/** Deletes the session for the user: it leaves the list and refuses new turns; the stream stays. */
+export interface ArchiveSession {
+  readonly type: 'ArchiveSession';
+}
+
 export type SessionCommand =
   | StartSession
   | RecordUserMessage
@@ -154,4 +165,6 @@ export type SessionCommand =
   | RecordCompaction
   | RecordCompactionFailed
   | RetryTurn
-  | EditLastUserMessage;
+  | EditLastUserMessage
+  | RenameSession
+  | ArchiveSession;

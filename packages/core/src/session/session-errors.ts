@@ -54,5 +54,14 @@ export const sessionErrors = {
       `Message '${messageId}' is not the last message you sent in this conversation (that is '${lastUserMessageId}'): only the last one can be retried or edited. Reload the conversation and try again.`,
       { messageId, lastUserMessageId },
     ),
+  archived: (sessionId: string | null) =>
+    new SessionRuleError(
+      'session_archived',
+      `Session${sessionId ? ` '${sessionId}'` : ''} was deleted: it takes no new messages or changes. Its history stays in the audit (GET /api/sessions/${sessionId ?? ':id'}/audit). Start a new session to go on.`,
+      sessionId ? { sessionId } : {},
+    ),
+  titleEmpty: () => new SessionRuleError('title_empty', 'A session title cannot be empty. Type a name, or cancel to keep the current one.'),
+  titleTooLong: (length: number, max: number) =>
+    new SessionRuleError('title_too_long', `A session title is at most ${max} characters; this one has ${length}. Shorten it.`, { length, max }),
   invalidCommand: (problem: string) => new SessionRuleError('invalid_command', problem),
 };

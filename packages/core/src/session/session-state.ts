@@ -85,6 +85,10 @@ export interface SessionState {
   /** Model requests over the whole stream (clearing does not reset it: audit numbering). */
   readonly modelRequestCount: number;
   readonly clearCount: number;
+  /** Set by `SessionRenamed` (a clear keeps it): the list shows it instead of the first message. */
+  readonly title: string | null;
+  /** `occurredAt` of `SessionArchived`, or null: an archived session refuses new turns and changes. */
+  readonly archivedAt: string | null;
   /** Events evolve could not apply (unknown type, malformed data); kept so callers can report them. */
   readonly skippedEvents: number;
   /** Number of events applied or skipped so far: the stream's next revision. */
@@ -108,6 +112,8 @@ export const initialSessionState: SessionState = Object.freeze({
   lastInputTokens: null,
   modelRequestCount: 0,
   clearCount: 0,
+  title: null,
+  archivedAt: null,
   skippedEvents: 0,
   eventCount: 0,
 });

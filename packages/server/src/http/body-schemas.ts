@@ -56,6 +56,20 @@ export interface LoadToolGroupBody {
 }
 
 /** For commands that take no body: anything sent must be empty. */
+export const renameSessionBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title'],
+  properties: {
+    // The length rule (1 to 120 characters, trimmed) is the domain's: title_empty, title_too_long.
+    title: { type: 'string', maxLength: 10_000, description: 'The new name: one line, 1 to 120 characters after trimming.' },
+  },
+};
+
+export interface RenameSessionBody {
+  readonly title: string;
+}
+
 export const emptyBody = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 export const providerApiKeyBody = {

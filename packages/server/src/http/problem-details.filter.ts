@@ -12,6 +12,11 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   event_not_serializable: 400,
   invalid_session_id: 400,
   session_not_found: 404,
+  // Session management: a deleted session is gone (410); titles and searches are checked.
+  session_archived: 410,
+  title_empty: 400,
+  title_too_long: 400,
+  query_too_long: 400,
   group_not_found: 404,
   session_already_started: 409,
   stream_revision_conflict: 409,

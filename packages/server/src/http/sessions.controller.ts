@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { createHash, randomUUID } from 'node:crypto';
@@ -12,6 +12,8 @@ import { LoadToolGroupCommand } from '../sessions/commands/load-tool-group.comma
 import { SendMessageCommand } from '../sessions/commands/send-message.command';
 import { StartSessionCommand } from '../sessions/commands/start-session.command';
 import { UnloadToolGroupCommand } from '../sessions/commands/unload-tool-group.command';
+import { RenameSessionCommand } from '../sessions/commands/rename-session.command';
+import { ArchiveSessionCommand } from '../sessions/commands/archive-session.command';
 import { GetActiveToolsQuery } from '../sessions/queries/get-active-tools.query';
 import { GetAuditTrailQuery } from '../sessions/queries/get-audit-trail.query';
 import { GetSessionEventsQuery } from '../sessions/queries/get-session-events.query';
@@ -27,6 +29,8 @@ import {
   loadToolGroupBody,
   sendMessageBody,
   startSessionBody,
+  renameSessionBody,
+  type RenameSessionBody,
   type LoadToolGroupBody,
   type SendMessageBody,
   type StartSessionBody,
@@ -61,15 +65,41 @@ export class SessionsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'ListSessions: newest activity first' })
-  async list() {
-    return { sessions: await this.queries.execute(new ListSessionsQuery()) };
+  @ApiOperation({ summary: 'ListSessions: newest activity first, without deleted ones; q= keeps those whose title or message text holds each word (any case)' })
+  async list(@Query('q') q: unknown) {
+    // ?q=a&q=b arrives as an array: one search box sends one q.
+    const query = typeof q === 'string' ? q : Array.isArray(q) ? q.join(' ') : '';
+    return { sessions: await this.queries.execute(new ListSessionsQuery(query)) };
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'GetSession: conversation, loaded groups, active tools, revision' })
   get(@Param('id') id: string) {
     return this.queries.execute(new GetSessionQuery(id));
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'RenameSession: names the session in the list (SessionRenamed); 1 to 120 characters' })
+  @ApiBody({ schema: renameSessionBody })
+  @ApiHeader(idempotencyHeader)
+  @ApiHeader(ifMatchHeader)
+  rename(
+    @Param('id') id: string,
+    @Body(new ValidateBody<RenameSessionBody>(renameSessionBody)) body: RenameSessionBody,
+    @Headers('idempotency-key') key?: string,
+    @Headers('if-match') ifMatch?: string,
+  ) {
+    return this.commands.execute(new RenameSessionCommand(id, body.title, key, revisionFromIfMatch(ifMatch)));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'DeleteSession: archives it (SessionArchived): gone from the list, refuses new messages (410 session_archived); the stream and its audit stay',
+  })
+  @ApiHeader(idempotencyHeader)
+  async remove(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+    await this.commands.execute(new ArchiveSessionCommand(id, key));
   }
 
   @Get(':id/events')

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '@oneclaw/core';
 import { GlobalFollower } from '../persistence/global-follower';
 import { EVENT_STORE } from '../tokens';
+import { normalizeForSearch, searchTerms, SessionSearchText } from './session-search-text';
 
 export interface SessionSummary {
   readonly sessionId: string;
@@ -10,9 +11,16 @@ export interface SessionSummary {
   readonly lastActivityAt: string;
   /** Revision of the session's last event. */
   readonly revision: number;
-  /** The first user message since the last clear, shortened: a title for the session list. */
+  /** The name the user gave (SessionRenamed), else the first user message since the last clear, shortened. */
   readonly title: string;
 }
+
+type Entry = { -readonly [K in keyof SessionSummary]: SessionSummary[K] } & {
+  /** The first user message since the last clear, shortened (the title until a rename). */
+  firstMessage: string;
+  renamed: string | null;
+  readonly text: SessionSearchText;
+};
 
 const STREAM_PREFIX = 'session-';
 const TITLE_CHARS = 80;
@@ -20,11 +28,12 @@ const TITLE_CHARS = 80;
 /**
  * The session list: a projection of the global event order, kept up to date incrementally
  * (each query reads only events after the last position it saw). Rebuilt from the store on
- * start, so it is the same on every replica.
+ * start, so it is the same on every replica. Archived (deleted) sessions leave it; their
+ * streams stay. Search matches the title and a capped text of the messages (SessionSearchText).
  */
 @Injectable()
 export class SessionIndex {
-  private readonly sessions = new Map<string, { -readonly [K in keyof SessionSummary]: SessionSummary[K] }>();
+  private readonly sessions = new Map<string, Entry>();
   /** Sessions whose last turn has a user message and no `TurnFinished` yet (a `/clear` does not end a turn). */
   private readonly openTurns = new Set<string>();
   private readonly follower: GlobalFollower;
@@ -33,9 +42,15 @@ export class SessionIndex {
     this.follower = new GlobalFollower(store, (event) => this.apply(event));
   }
 
-  async list(): Promise<readonly SessionSummary[]> {
+  /** Newest activity first; with `query`, only sessions whose title or messages hold each of its words (any case). */
+  async list(query = ''): Promise<readonly SessionSummary[]> {
     await this.follower.catchUp();
-    return [...this.sessions.values()].sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt));
+    const terms = searchTerms(query);
+    const matches = (e: Entry) => terms.every((term) => normalizeForSearch(e.title).includes(term) || e.text.has(term));
+    return [...this.sessions.values()]
+      .filter((e) => terms.length === 0 || matches(e))
+      .sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt))
+      .map(({ sessionId, agentId, startedAt, lastActivityAt, revision, title }) => ({ sessionId, agentId, startedAt, lastActivityAt, revision, title }));
   }
 
   /** The sessions with a turn still open in the store: running somewhere, or cut off (CutOffTurns). */
@@ -59,16 +74,31 @@ export class SessionIndex {
         lastActivityAt: event.metadata.occurredAt,
         revision: event.revision,
         title: '',
+        firstMessage: '',
+        renamed: null,
+        text: new SessionSearchText(),
       });
       return;
     }
     const summary = this.sessions.get(sessionId);
     if (!summary) return;
-    summary.lastActivityAt = event.metadata.occurredAt;
-    summary.revision = event.revision;
-    if (event.type === 'SessionCleared') summary.title = '';
-    if (event.type === 'MessageSent' && data.role === 'user' && summary.title === '' && typeof data.text === 'string') {
-      summary.title = data.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS);
+    if (event.type === 'SessionArchived') {
+      this.sessions.delete(sessionId);
+      return;
     }
+    // A rename is not activity: the renamed session keeps its place in the list.
+    if (event.type !== 'SessionRenamed') summary.lastActivityAt = event.metadata.occurredAt;
+    summary.revision = event.revision;
+    if (event.type === 'SessionCleared') {
+      // The list matches what the session shows: the conversation since the last clear.
+      summary.firstMessage = '';
+      summary.text.clear();
+    }
+    if (event.type === 'SessionRenamed' && typeof data.title === 'string' && data.title !== '') summary.renamed = data.title;
+    if (event.type === 'MessageSent' && (data.role === 'user' || data.role === 'assistant') && typeof data.text === 'string') {
+      if (data.role === 'user' && summary.firstMessage === '') summary.firstMessage = data.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS);
+      summary.text.add(data.text);
+    }
+    summary.title = summary.renamed ?? summary.firstMessage;
   }
 }

@@ -13,6 +13,8 @@ export interface SessionView {
   /** What the model would be sent now: core tools, then loaded groups' tools (T5 allow-list applied). */
   readonly activeTools: readonly string[];
   readonly turnInProgress: boolean;
+  /** The name the user gave the session (SessionRenamed), or null: then the first message stands for it. */
+  readonly title: string | null;
   /**
    * The latest compaction, or null: the model is sent `text` and the messages after
    * `boundaryMessageId` (`messages` still holds all of them).

@@ -27,6 +27,7 @@ export class SessionViews {
       loadedGroups: state.loadedGroups.map((g) => g.groupName),
       activeTools: activeToolSet(state, this.tools.registry, allowedTools ? { allowedTools } : {}),
       turnInProgress: this.turns.isRunning(snapshot.sessionId),
+      title: state.title,
       summary: state.summary ? { text: state.summary.text, boundaryMessageId: state.summary.boundaryMessageId } : null,
     };
   }

@@ -4,6 +4,7 @@ import {
   fitReply,
   OneClawError,
   SessionRuleError,
+  sessionErrors,
   uniqueCallIds,
   type AttachmentRef,
   type CompactionTrigger,
@@ -109,6 +110,8 @@ export class TurnRunner {
     const observer = request.observer ?? ignoreUpdates;
     const turnId = request.requestId ?? randomUUID();
     const session = await sessions.get(request.sessionId);
+    // Before /clear and /compact too: a deleted session takes nothing new.
+    if (session.state.archivedAt !== null) throw sessionErrors.archived(request.sessionId);
 
     if (!request.redo && request.text.trim() === CLEAR_COMMAND) {
       const cleared = await sessions.record(request.sessionId, { type: 'ClearSession', reason: 'user (/clear)' }, { commandId: `${turnId}:clear` });
