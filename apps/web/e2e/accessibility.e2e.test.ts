@@ -106,8 +106,9 @@ describeUi(chromiumAvailable ? 'S6 accessibility: axe-core finds no serious or c
       await expectAccessible(page, `sign-in with a refused token (${name})`);
 
       const signedIn = await ui.open({ device });
-      await signedIn.page.getByText('No conversations yet.', { exact: false }).waitFor();
-      await expectAccessible(signedIn.page, `chat home with no session (${name})`);
+      // With no session the home is the new-session draft (nothing is created until the first send).
+      await signedIn.page.getByRole('heading', { level: 1, name: 'New session' }).waitFor();
+      await expectAccessible(signedIn.page, `chat home with no session: the new-session draft (${name})`);
       expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
       expect(signedIn.errors).toEqual([]);
     });
@@ -199,7 +200,8 @@ describeUi(chromiumAvailable ? 'S6 accessibility: axe-core finds no serious or c
         await page.evaluate(() => {
           window.location.hash = '#/settings/agents';
         });
-        await page.getByText('Could not load', { exact: false }).first().waitFor();
+        // The page's own notice (on a phone the closed session drawer holds one too, hidden).
+        await page.getByRole('main').getByText('Could not load', { exact: false }).first().waitFor();
         await expectAccessible(page, `settings while the server is down (${name})`);
       } finally {
         await ui.startServer();

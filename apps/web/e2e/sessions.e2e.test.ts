@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeReply } from '@oneclaw/server/testing';
 import type { Locator, Page } from 'playwright-core';
-import { CHROMIUM_SKIP_REASON, chromiumAvailable, PHONE, startSession, startUiHarness, waitForAttribute, waitForCount, waitForText, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
+import { CHROMIUM_SKIP_REASON, chromiumAvailable, expectAccessible, PHONE, startSession, startUiHarness, waitForAttribute, waitForCount, waitForText, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(120_000);
@@ -62,6 +62,7 @@ for (const [viewport, device] of VIEWPORTS) {
       await drawerClosed(page, device);
       await page.getByRole('heading', { level: 1, name: 'New session' }).waitFor();
       await page.getByRole('textbox', { name: 'Message' }).fill('typed, then abandoned');
+      await expectAccessible(page, `new-session draft (${viewport})`);
       // Walk away: to the groups browser and back to the chat.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Groups' }).click();
       await page.getByRole('heading', { level: 1, name: 'Tool groups' }).waitFor();
@@ -129,6 +130,7 @@ for (const [viewport, device] of VIEWPORTS) {
       await waitForText(rows(list).first().locator('.session-list__title'), 'Plan a trip to Porto');
       await search.fill('zebra');
       await list.getByRole('status').filter({ hasText: 'No session matches “zebra”.' }).waitFor();
+      await expectAccessible(page, `session search with no match (${viewport})`);
       await search.fill('');
       await waitForCount(rows(list), 2);
 
@@ -138,6 +140,7 @@ for (const [viewport, device] of VIEWPORTS) {
       const titleBox = list.getByRole('textbox', { name: 'New title for Groceries for the week' });
       expect(await titleBox.inputValue()).toBe('Groceries for the week');
       await titleBox.fill('Never saved');
+      await expectAccessible(page, `inline rename (${viewport})`);
       await list.getByRole('button', { name: 'Cancel' }).click();
       await row.getByRole('link', { name: /Groceries for the week/ }).waitFor();
       await row.getByRole('button', { name: 'Rename Groceries for the week' }).click();
@@ -160,6 +163,7 @@ for (const [viewport, device] of VIEWPORTS) {
       await renamed.getByRole('button', { name: 'Delete Shopping list' }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
       await dialog.waitFor();
+      await expectAccessible(page, `delete dialog (${viewport})`);
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'hidden' });
       expect((await sessions()).map((s) => s.sessionId)).toContain(groceries);
@@ -184,6 +188,7 @@ for (const [viewport, device] of VIEWPORTS) {
       expect(audit.events.map((e) => e.summary)).toEqual(expect.arrayContaining(['renamed to "Shopping list"', expect.stringContaining('deleted (archived)')]));
       await page.goto(`${ui.server.url}/#/sessions/${encodeURIComponent(groceries)}`);
       await page.getByRole('heading', { level: 1, name: 'Session deleted' }).waitFor();
+      await expectAccessible(page, `deleted session page (${viewport})`);
       await page.getByRole('link', { name: 'Open its audit' }).click();
       await page.getByText('renamed to "Shopping list"').waitFor();
 
