@@ -24,6 +24,7 @@ export type { Tool, ToolContext } from './tool';
 export type { ToolOrigin, ToolSource, ToolSourceKind } from './tool-source';
 export type { ToolGroupDefinition } from './tool-group-definition';
 export { resolveToolDefinition } from './resolve-tool-definition';
+export { builtinTool, MAX_ANSWER_CHARS, type BuiltinExecute } from './builtin-tool';
 
 // Registry
 export { ToolRegistryError, type ToolRegistryErrorCode } from './tool-registry-error';

@@ -1,4 +1,4 @@
-import { byteSize } from '../tools/builtin/pdf/byte-size';
+import { byteSize } from '@oneclaw/core';
 import type { ChatAttachment, ChatMessage } from './model-provider';
 
 /**

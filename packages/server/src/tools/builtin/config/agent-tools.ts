@@ -1,8 +1,7 @@
 import { CONFIG_LIMITS } from '@oneclaw/core';
-import type { Tool } from '@oneclaw/tool-registry';
+import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 import type { Agent } from '../../../agents/agent-directory';
 import type { AgentService } from '../../../config/agent-service';
-import { builtinTool } from '../builtin-tool';
 import { clearable, json, toolOrigin } from './tool-origin';
 
 const agentId = { type: 'string', minLength: 1, maxLength: 200, description: 'The agent id, as list_agents shows it.' } as const;

@@ -1,6 +1,5 @@
-import type { Tool } from '@oneclaw/tool-registry';
+import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 import type { ModelView, ProviderService } from '../../../config/provider-service';
-import { builtinTool } from '../builtin-tool';
 import { json, toolOrigin } from './tool-origin';
 
 const providerId = { type: 'string', minLength: 1, maxLength: 200, description: 'The provider id, as list_providers shows it (env: the provider set by environment variables).' } as const;

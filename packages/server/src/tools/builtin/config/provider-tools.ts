@@ -1,8 +1,7 @@
 import type { ProviderKind } from '@oneclaw/core';
-import type { Tool } from '@oneclaw/tool-registry';
+import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 import { PROVIDER_KIND_LABELS } from '../../../config/provider-connection';
 import type { ProviderService, ProviderView } from '../../../config/provider-service';
-import { builtinTool } from '../builtin-tool';
 import { json, toolOrigin } from './tool-origin';
 
 const TYPES: Readonly<Record<string, ProviderKind>> = { OPENAI: 'openai', ANTHROPIC: 'anthropic', GEMINI: 'gemini' };

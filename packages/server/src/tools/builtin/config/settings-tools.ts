@@ -1,9 +1,8 @@
 import { CONFIG_SETTING_KEYS, type ToolTargetKind } from '@oneclaw/core';
-import { toolError, type Tool, type ToolRegistry } from '@oneclaw/tool-registry';
+import { builtinTool, toolError, type Tool, type ToolRegistry } from '@oneclaw/tool-registry';
 import type { EnvVarService } from '../../../config/env-var-service';
 import type { SettingsService } from '../../../config/settings-service';
 import type { ToolEnablement } from '../../../config/tool-enablement';
-import { builtinTool } from '../builtin-tool';
 import { json, toolOrigin } from './tool-origin';
 
 const settingKey = { type: 'string', minLength: 1, maxLength: 100, description: `The setting: ${CONFIG_SETTING_KEYS.join(' or ')}.` } as const;

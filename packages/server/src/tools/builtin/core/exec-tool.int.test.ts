@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfinedFs } from '@oneclaw/js-tools';
-import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
+import { MAX_ANSWER_CHARS, ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
 import { loadServerConfig } from '../../../server-config';
-import { MAX_ANSWER_CHARS } from '../builtin-tool';
 import { createExecTool } from './exec-tool';
 
 let base: string;

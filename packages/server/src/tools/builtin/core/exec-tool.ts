@@ -1,7 +1,6 @@
 import { OneClawError } from '@oneclaw/core';
 import { FsError, type ConfinedFs } from '@oneclaw/js-tools';
-import { truncateText, type Tool } from '@oneclaw/tool-registry';
-import { builtinTool, MAX_ANSWER_CHARS } from '../builtin-tool';
+import { builtinTool, MAX_ANSWER_CHARS, truncateText, type Tool } from '@oneclaw/tool-registry';
 import { runShellCommand, type ShellOutcome } from './shell-command';
 
 export const EXEC_TOOL_TIMEOUT_MS = 125_000;

@@ -1,7 +1,6 @@
 import { OneClawError } from '@oneclaw/core';
 import { compileScript, ScriptSyntaxError, type JsLogLine, type JsRunner, type ScriptCode } from '@oneclaw/js-tools';
-import { toolError, toolSuccess, type Tool } from '@oneclaw/tool-registry';
-import { builtinTool } from '../builtin-tool';
+import { builtinTool, toolError, toolSuccess, type Tool } from '@oneclaw/tool-registry';
 
 export const JS_EVAL_TOOL_TIMEOUT_MS = 125_000;
 export const JS_EVAL_DEFAULT_TIMEOUT_SECONDS = 30;

@@ -1,6 +1,5 @@
 import { OneClawError } from '@oneclaw/core';
-import type { Tool } from '@oneclaw/tool-registry';
-import { builtinTool } from '../builtin-tool';
+import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 import type { SkillLibrary } from './skill-library';
 
 export const LOAD_SKILL = 'load_skill';

@@ -1,5 +1,4 @@
-import type { Tool } from '@oneclaw/tool-registry';
-import { builtinTool } from '../builtin-tool';
+import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 import { MAX_MEMORY_ENTRY_CHARS, MEMORY_CATEGORIES, type MemoryCategory, type MemoryFile } from './memory-file';
 
 /**

@@ -1,6 +1,5 @@
 import { OneClawError } from '@oneclaw/core';
-import type { Tool } from '@oneclaw/tool-registry';
-import { builtinTool } from '../builtin-tool';
+import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 import type { HistoryHit, HistoryIndex, HistoryScope } from './history-index';
 
 export const SEARCH_HISTORY_DEFAULT_RESULTS = 10;

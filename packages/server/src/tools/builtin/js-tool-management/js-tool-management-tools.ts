@@ -1,7 +1,6 @@
 import { OneClawError } from '@oneclaw/core';
 import type { UserToolChanges, UserToolInfo, UserToolManager } from '@oneclaw/js-tools';
-import type { Tool } from '@oneclaw/tool-registry';
-import { builtinTool } from '../builtin-tool';
+import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 
 /** The JS tool timeouts these tools accept (the registry's default is 30 s). */
 export const MAX_TIMEOUT_SECONDS = 300;

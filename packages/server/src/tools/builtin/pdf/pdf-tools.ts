@@ -1,5 +1,4 @@
-import type { Tool } from '@oneclaw/tool-registry';
-import { builtinTool, MAX_ANSWER_CHARS } from '../builtin-tool';
+import { builtinTool, MAX_ANSWER_CHARS, type Tool } from '@oneclaw/tool-registry';
 import { formatPdfInfo, formatPdfRender, formatPdfText } from './pdf-answers';
 import type { PdfService } from './pdf-service';
 import { DEFAULT_DPI, MAX_DPI, MIN_DPI } from './render-plan';

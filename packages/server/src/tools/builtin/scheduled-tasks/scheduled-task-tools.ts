@@ -1,8 +1,7 @@
 import { MAX_TASK_NAME_CHARS, MAX_TASK_PROMPT_CHARS, SCHEDULE_TYPES, type ScheduleInput } from '@oneclaw/core';
-import type { Tool } from '@oneclaw/tool-registry';
+import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 import type { ScheduledTaskService, TaskView } from '../../../scheduled-tasks/scheduled-task-service';
 import { describeSchedule, describeTask, nextRunText } from '../../../scheduled-tasks/task-text';
-import { builtinTool } from '../builtin-tool';
 
 const TIMEOUT_MS = 10_000;
 

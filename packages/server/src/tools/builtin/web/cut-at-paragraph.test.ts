@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { MAX_ANSWER_CHARS } from '../builtin-tool';
+import { MAX_ANSWER_CHARS } from '@oneclaw/tool-registry';
 import { cutAtParagraph } from './cut-at-paragraph';
 
 const window = (maxLength: number, start = 0) => ({ start, maxLength, tool: 'webfetch' });

@@ -1,4 +1,4 @@
-import { MAX_ANSWER_CHARS } from '../builtin-tool';
+import { MAX_ANSWER_CHARS } from '@oneclaw/tool-registry';
 
 export interface TextWindow {
   /** Character of the full text the window starts at (the tool's `start_index`). */

@@ -1,7 +1,6 @@
 import { OneClawError } from '@oneclaw/core';
 import { FetchError, type HttpResponse, type SafeFetch } from '@oneclaw/js-tools';
-import type { Tool } from '@oneclaw/tool-registry';
-import { builtinTool, MAX_ANSWER_CHARS } from '../builtin-tool';
+import { builtinTool, MAX_ANSWER_CHARS, type Tool } from '@oneclaw/tool-registry';
 import { CappedSink } from './capped-sink';
 import { cutAtParagraph, type TextWindow } from './cut-at-paragraph';
 import { htmlToMarkdown } from './html-to-markdown';

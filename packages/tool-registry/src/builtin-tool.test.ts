@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { OneClawError } from '@oneclaw/core';
-import { toolError } from '@oneclaw/tool-registry';
 import { builtinTool } from './builtin-tool';
+import { toolError } from './tool-result';
 
 const definition = { name: 'probe', description: 'A probe.', parameters: { type: 'object' as const, properties: {} } };
 const context = { signal: new AbortController().signal, sessionId: 's', callId: 'c', env: {} };
