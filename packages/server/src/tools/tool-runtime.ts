@@ -13,11 +13,11 @@ import {
 } from '@oneclaw/js-tools';
 import { ToolExecutionEngine, ToolGroupPrompt, ToolPayloads, ToolRegistry } from '@oneclaw/tool-registry';
 import { BUILTIN_JS_LIB_FOLDER, BUILTIN_JS_TOOLS_FOLDER, BUILTIN_SKILLS_FOLDER } from '@oneclaw/tools-assets';
+import { BrowserService } from '@oneclaw/tools-web';
 import type { ConfigServices } from '../config/config-services';
 import type { ScheduledTaskService } from '../scheduled-tasks/scheduled-task-service';
 import type { ServerConfig } from '../server-config';
 import { registerBuiltinTools } from './builtin/builtin-tools';
-import { BrowserService } from './builtin/web/browser-service';
 import { CorePromptSections } from './builtin/core/core-prompt-sections';
 import { HistoryIndex } from './builtin/core/history-index';
 import { MemoryFile } from './builtin/core/memory-file';

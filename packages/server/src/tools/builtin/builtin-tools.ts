@@ -1,6 +1,7 @@
 import type { EventStore } from '@oneclaw/core';
 import { ConfinedFs, type JsRunner, type SafeFetch, type UserToolManager } from '@oneclaw/js-tools';
 import { createLoadToolGroupTool, type Tool, type ToolGroupDefinition, type ToolRegistry } from '@oneclaw/tool-registry';
+import { createBrowserTool, createWebfetchTool, type BrowserService } from '@oneclaw/tools-web';
 import type { ConfigServices } from '../../config/config-services';
 import type { ScheduledTaskService } from '../../scheduled-tasks/scheduled-task-service';
 import type { DataPaths } from '../data-paths';
@@ -18,9 +19,6 @@ import { createJsToolManagementTools } from './js-tool-management/js-tool-manage
 import type { PdfService } from './pdf/pdf-service';
 import { createPdfTools } from './pdf/pdf-tools';
 import { createScheduledTaskTools } from './scheduled-tasks/scheduled-task-tools';
-import type { BrowserService } from './web/browser-service';
-import { createBrowserTool } from './web/browser-tool';
-import { createWebfetchTool } from './web/webfetch-tool';
 
 /**
  * The built-in TypeScript groups, as the origin routing spec grouped them (RFC-040 as first

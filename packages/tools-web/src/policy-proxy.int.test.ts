@@ -2,7 +2,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { resolveFetchPolicy, type FetchPolicy } from '@oneclaw/js-tools';
-import { serve, startLoopbackSite, type LoopbackSite } from './loopback-site.test-support';
+import { serve, startLoopbackSite, type LoopbackSite } from './testing/loopback-site';
 import { BLOCKED_HEADER, FAILED_HEADER, PolicyProxy } from './policy-proxy';
 
 interface Answer {

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '@oneclaw/core';
-import { loadServerConfig } from '../../../server-config';
-import { startFakeModelServer, type FakeModelServer } from '../../../testing/fake-model-server';
-import { fakeReply } from '../../../testing/fake-model/fake-reply';
-import { startTestServer, type TestServer } from '../../../testing/test-server';
-import { serve, startLoopbackSite, type LoopbackSite } from './loopback-site.test-support';
-import { CHROMIUM_SKIP_REASON, chromiumAvailable } from '../../../testing/system-chromium';
+import { CHROMIUM_SKIP_REASON, chromiumAvailable, serve, startLoopbackSite, type LoopbackSite } from '@oneclaw/tools-web/testing';
+import { loadServerConfig } from '../../server-config';
+import { startFakeModelServer, type FakeModelServer } from '../../testing/fake-model-server';
+import { fakeReply } from '../../testing/fake-model/fake-reply';
+import { startTestServer, type TestServer } from '../../testing/test-server';
 
 /**
  * webfetch and browser through a booted server (ToolRuntime wiring, the operator settings) with a

@@ -8,7 +8,7 @@ export interface MarkdownPage {
 }
 
 /**
- * The few DOM members the rules use. The server compiles without the DOM library, and turndown's
+ * The few DOM members the rules use. This package compiles without the DOM library, and turndown's
  * own types name DOM classes, so the nodes it hands over are described here.
  */
 interface DomElement {

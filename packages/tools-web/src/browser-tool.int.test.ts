@@ -8,8 +8,8 @@ import { resolveFetchPolicy, type FetchPolicy } from '@oneclaw/js-tools';
 import { ToolExecutionEngine, ToolRegistry, type Tool, type ToolResult } from '@oneclaw/tool-registry';
 import { BrowserService } from './browser-service';
 import { createBrowserTool, pngSize, SCREENSHOT_FOLDER, type BrowserStepLimits } from './browser-tool';
-import { serve, startLoopbackSite, type LoopbackSite } from './loopback-site.test-support';
-import { CHROMIUM_SKIP_REASON, chromiumAvailable, SYSTEM_CHROMIUM } from '../../../testing/system-chromium';
+import { serve, startLoopbackSite, type LoopbackSite } from './testing/loopback-site';
+import { CHROMIUM_SKIP_REASON, chromiumAvailable, SYSTEM_CHROMIUM } from './testing/system-chromium';
 
 /**
  * The real system Chromium (/usr/bin/chromium) against pages served on loopback. One browser is

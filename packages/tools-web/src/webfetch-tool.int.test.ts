@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SafeFetch } from '@oneclaw/js-tools';
 import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
-import { serve, startLoopbackSite, type LoopbackSite } from './loopback-site.test-support';
+import { serve, startLoopbackSite, type LoopbackSite } from './testing/loopback-site';
 import { MOBILE_CHROME_USER_AGENT } from './user-agents';
 import { createWebfetchTool, WEBFETCH_MAX_BYTES } from './webfetch-tool';
 
