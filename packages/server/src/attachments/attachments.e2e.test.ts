@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '@oneclaw/core';
+import { writeTestPdf } from '@oneclaw/tools-pdf/testing';
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
 import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startTestServer, TEST_API_TOKEN, type TestServer } from '../testing/test-server';
-import { writeTestPdf } from '../tools/builtin/pdf/test-pdfs.fixture';
 
 /**
  * Issue 15, attachments, in the booted server: real HTTP, SQLite, the attachment store on disk,

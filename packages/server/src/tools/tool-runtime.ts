@@ -13,6 +13,7 @@ import {
 } from '@oneclaw/js-tools';
 import { ToolExecutionEngine, ToolGroupPrompt, ToolPayloads, ToolRegistry } from '@oneclaw/tool-registry';
 import { BUILTIN_JS_LIB_FOLDER, BUILTIN_JS_TOOLS_FOLDER, BUILTIN_SKILLS_FOLDER } from '@oneclaw/tools-assets';
+import { PdfService } from '@oneclaw/tools-pdf';
 import { BrowserService } from '@oneclaw/tools-web';
 import type { ConfigServices } from '../config/config-services';
 import type { ScheduledTaskService } from '../scheduled-tasks/scheduled-task-service';
@@ -22,7 +23,6 @@ import { CorePromptSections } from './builtin/core/core-prompt-sections';
 import { HistoryIndex } from './builtin/core/history-index';
 import { MemoryFile } from './builtin/core/memory-file';
 import { SkillLibrary } from './builtin/core/skill-library';
-import { PdfService } from './builtin/pdf/pdf-service';
 import { dataPaths } from './data-paths';
 import type { AttachmentReader } from '../turns/load-attachments';
 

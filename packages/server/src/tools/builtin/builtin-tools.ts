@@ -1,6 +1,7 @@
 import type { EventStore } from '@oneclaw/core';
 import { ConfinedFs, type JsRunner, type SafeFetch, type UserToolManager } from '@oneclaw/js-tools';
 import { createLoadToolGroupTool, type Tool, type ToolGroupDefinition, type ToolRegistry } from '@oneclaw/tool-registry';
+import { createPdfTools, PDF_TOOL_GROUP, type PdfService } from '@oneclaw/tools-pdf';
 import { createBrowserTool, createWebfetchTool, type BrowserService } from '@oneclaw/tools-web';
 import type { ConfigServices } from '../../config/config-services';
 import type { ScheduledTaskService } from '../../scheduled-tasks/scheduled-task-service';
@@ -16,8 +17,6 @@ import type { SkillLibrary } from './core/skill-library';
 import { createCreateAgentTool } from './config/agent-tools';
 import { createConfigTools } from './config/config-tools';
 import { createJsToolManagementTools } from './js-tool-management/js-tool-management-tools';
-import type { PdfService } from './pdf/pdf-service';
-import { createPdfTools } from './pdf/pdf-tools';
 import { createScheduledTaskTools } from './scheduled-tasks/scheduled-task-tools';
 
 /**
@@ -30,11 +29,7 @@ export const BUILTIN_GROUPS = {
     displayName: 'Configuration',
     description: 'Manage LLM providers and models, agents, settings, environment variables for tools, and which tools are enabled.',
   },
-  pdf: {
-    name: 'pdf',
-    displayName: 'PDF Tools',
-    description: 'Read PDF files: page count and metadata, text of chosen pages, and a page rendered as a PNG image.',
-  },
+  pdf: PDF_TOOL_GROUP,
   scheduled_tasks: {
     name: 'scheduled_tasks',
     displayName: 'Scheduled Tasks',

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '@oneclaw/core';
+import { writeTestPdf } from '@oneclaw/tools-pdf/testing';
 import { startFakeModelServer, type FakeModelServer } from '../../testing/fake-model-server';
 import { fakeReply } from '../../testing/fake-model/fake-reply';
 import { startTestServer, type TestServer } from '../../testing/test-server';
 import { dataPaths } from '../data-paths';
-import { writeTestPdf } from './pdf/test-pdfs.fixture';
 
 /**
  * The pdf and js_tool_management groups in the booted server (real HTTP, SQLite, the PDF worker

@@ -4,11 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
-import { BUILTIN_GROUPS } from '../builtin-tools';
-import { MAX_TEXT_CHARS, createPdfTools } from './pdf-tools';
+import { MAX_TEXT_CHARS, createPdfTools, PDF_TOOL_GROUP } from './pdf-tools';
 import { PdfService, RENDER_FOLDER } from './pdf-service';
 import { PdfWorkerPool } from './pdf-worker-pool';
-import { writeTestPdf } from './test-pdfs.fixture';
+import { writeTestPdf } from './testing/test-pdfs';
 
 // Real PDFs (pdfkit), real pdfjs in a real worker thread, real PNGs (@napi-rs/canvas), real files.
 let dir: string;
@@ -59,7 +58,7 @@ beforeAll(async () => {
   pool = new PdfWorkerPool({ maxWorkers: 1 });
   service = new PdfService({ filesRoot: files, pool });
   registry = new ToolRegistry();
-  registry.registerGroup(BUILTIN_GROUPS.pdf, { kind: 'built-in', fileName: 'pdf-tools.ts' });
+  registry.registerGroup(PDF_TOOL_GROUP, { kind: 'built-in', fileName: 'pdf-tools.ts' });
   for (const tool of createPdfTools(service)) registry.register(tool, { kind: 'built-in', fileName: 'pdf-tools.ts', group: 'pdf' });
   engine = new ToolExecutionEngine(registry);
 });

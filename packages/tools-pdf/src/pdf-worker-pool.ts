@@ -219,7 +219,7 @@ function workerEntry(): string {
   const extension = path.extname(__filename);
   const file = path.join(__dirname, `pdf-worker${extension}`);
   if (extension === '.ts') {
-    const register = path.resolve(__dirname, '../../../../../../scripts/register-typescript.js');
+    const register = path.resolve(__dirname, '../../../scripts/register-typescript.js');
     return `require(${JSON.stringify(register)}); require(${JSON.stringify(file)});`;
   }
   return `require(${JSON.stringify(file)});`;

@@ -1,7 +1,14 @@
-import { builtinTool, MAX_ANSWER_CHARS, type Tool } from '@oneclaw/tool-registry';
+import { builtinTool, MAX_ANSWER_CHARS, type Tool, type ToolGroupDefinition } from '@oneclaw/tool-registry';
 import { formatPdfInfo, formatPdfRender, formatPdfText } from './pdf-answers';
 import type { PdfService } from './pdf-service';
 import { DEFAULT_DPI, MAX_DPI, MIN_DPI } from './render-plan';
+
+/** The group the model loads with load_tool_group("pdf"); the server lists it among its built-in groups. */
+export const PDF_TOOL_GROUP = {
+  name: 'pdf',
+  displayName: 'PDF Tools',
+  description: 'Read PDF files: page count and metadata, text of chosen pages, and a page rendered as a PNG image.',
+} as const satisfies ToolGroupDefinition;
 
 export const DEFAULT_MAX_CHARS = 50_000;
 /** One answer holds at most this much text (the engine's cut would drop the "read on" note). */

@@ -2,10 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AttachmentStore } from '../../../attachments/attachment-store';
-import { PdfService } from './pdf-service';
-import { PdfWorkerPool } from './pdf-worker-pool';
-import { writeTestPdf } from './test-pdfs.fixture';
+import { PdfService, PdfWorkerPool } from '@oneclaw/tools-pdf';
+import { writeTestPdf } from '@oneclaw/tools-pdf/testing';
+import { AttachmentStore } from '../../attachments/attachment-store';
 
 // Real PDF, real attachment store on disk, real pdfjs worker: an attached PDF read by `attachment:<hash>`.
 let dir: string;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OneClawError } from '@oneclaw/core';
 import { PdfWorkerPool } from './pdf-worker-pool';
-import { writeTestPdf } from './test-pdfs.fixture';
+import { writeTestPdf } from './testing/test-pdfs';
 
 let dir: string;
 let pdf: Buffer;

@@ -5,7 +5,6 @@ import { parsePageRanges } from './page-ranges';
 import { PdfWorkerPool } from './pdf-worker-pool';
 import type { PdfDocumentInfo, PdfRenderResult, PdfTextResult } from './pdf-worker-protocol';
 import { DEFAULT_RENDER_LIMITS, type RenderLimits } from './render-plan';
-import type { AttachmentReader } from '../../../turns/load-attachments';
 
 /** PDFs above this are refused: the whole file is read into memory and parsed there. */
 export const DEFAULT_MAX_PDF_BYTES = 50 * 1024 * 1024;
@@ -13,6 +12,15 @@ export const DEFAULT_MAX_PDF_BYTES = 50 * 1024 * 1024;
 export const RENDER_FOLDER = 'pdf-renders';
 /** A PNG holds at most 4 bytes a pixel plus a little framing: this fits the largest render allowed. */
 const MAX_PNG_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Where `attachment:<hash>` paths are read from. The server passes its AttachmentStore (the same
+ * store the agent loop reads attachments from); declared here so this package needs no server.
+ */
+export interface AttachmentReader {
+  /** The bytes, or undefined when the file is not in the store. */
+  read(hash: string): Buffer | undefined;
+}
 
 export interface PdfServiceOptions {
   /** The files folder; every path is confined to it (ConfinedFs). */
