@@ -1,5 +1,6 @@
 export { OneClawError } from './oneclaw-error';
 export { deterministicIds } from './ids';
+export { byteSize } from './byte-size';
 
 export type { EventEnvelope, EventMetadata, RecordedEvent } from './events/event-envelope';
 export { stampEvents, type EventDraft, type StampContext } from './aggregate/stamp-events';

@@ -1,5 +1,4 @@
-import { ATTACHMENT_MEDIA_TYPES, OneClawError } from '@oneclaw/core';
-import { byteSize } from '../tools/builtin/pdf/byte-size';
+import { ATTACHMENT_MEDIA_TYPES, byteSize, OneClawError } from '@oneclaw/core';
 
 /** The typed refusals of the attachment routes and of SendMessage's `attachments` (docs/api.md, "Attachments"). */
 export const attachmentErrors = {

@@ -3,8 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '@oneclaw/core';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { startTestServer, TEST_API_TOKEN, type TestServer } from '../testing/test-server';
 import { writeTestPdf } from '../tools/builtin/pdf/test-pdfs.fixture';
 

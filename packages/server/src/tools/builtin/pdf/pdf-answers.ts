@@ -1,4 +1,4 @@
-import { byteSize } from './byte-size';
+import { byteSize } from '@oneclaw/core';
 import { formatPageRanges } from './page-ranges';
 import type { PdfFileInfo, PdfRender, PdfText } from './pdf-service';
 import { MAX_DPI, MIN_DPI, type RenderLimits } from './render-plan';

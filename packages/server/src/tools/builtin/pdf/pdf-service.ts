@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { OneClawError } from '@oneclaw/core';
+import { byteSize, OneClawError } from '@oneclaw/core';
 import { ConfinedFs, FsError } from '@oneclaw/js-tools';
-import { byteSize } from './byte-size';
 import { parsePageRanges } from './page-ranges';
 import { PdfWorkerPool } from './pdf-worker-pool';
 import type { PdfDocumentInfo, PdfRenderResult, PdfTextResult } from './pdf-worker-protocol';
