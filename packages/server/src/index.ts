@@ -5,8 +5,8 @@ export { loadServerConfig, secretsOf, type ServerConfig, type ProviderConfig } f
 export { openEventStore } from './persistence/open-event-store';
 export { SqliteEventStore, type SqliteEventStoreOptions, type SqliteConnectionInfo } from './persistence/sqlite-event-store';
 export { KurrentDbEventStore } from './persistence/kurrentdb-event-store';
-export { createModelProvider } from './providers/create-model-provider';
-export type { ModelProvider, ModelRequest, ModelResponse, ChatMessage } from './providers/model-provider';
+export { createModelProvider } from '@oneclaw/model-providers';
+export type { ModelProvider, ModelRequest, ModelResponse, ChatMessage } from '@oneclaw/model-providers';
 export { createLogger, type Logger } from './logging/logger';
 export { SecretRedactor } from './security/secret-redactor';
 export { loadOrCreateApiToken } from './security/api-token';

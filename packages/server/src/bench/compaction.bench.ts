@@ -13,8 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
 import { countTextTokens } from '@oneclaw/tool-registry';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import type { FakeMessageReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, type FakeMessageReply } from '@oneclaw/model-providers/testing';
 import { startTestServer } from '../testing/test-server';
 
 const TURNS = Number(process.env.BENCH_COMPACTION_TURNS ?? 500);

@@ -9,8 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { FakeMessageReply } from '../testing/fake-model/fake-reply';
-import { openAiWire } from '../testing/fake-model/openai-wire';
+import { type FakeMessageReply, openAiWire } from '@oneclaw/model-providers/testing';
 
 export const INSTANT_TOOL = 'get_current_time';
 export const INSTANT_TEXT = 'done';

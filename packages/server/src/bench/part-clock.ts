@@ -6,7 +6,7 @@
  */
 import type { EventStore } from '@oneclaw/core';
 import { ToolExecutionEngine, ToolGroupPrompt, ToolPayloads } from '@oneclaw/tool-registry';
-import { OpenAiCompatibleProvider } from '../providers/openai-compatible-provider';
+import { OpenAiCompatibleProvider } from '@oneclaw/model-providers';
 import { SessionRepository } from '../sessions/session-repository';
 import conversation = require('../turns/conversation');
 

@@ -25,7 +25,7 @@ import Database from 'better-sqlite3';
 import { DEFAULT_AGENT_ID } from '../agents/agent-directory';
 import { ConfigServices } from '../config/config-services';
 import { SqliteEventStore } from '../persistence/sqlite-event-store';
-import { createModelProvider } from '../providers/create-model-provider';
+import { createModelProvider } from '@oneclaw/model-providers';
 import { SecretRedactor } from '../security/secret-redactor';
 import { loadServerConfig, secretsOf } from '../server-config';
 import { SessionRepository } from '../sessions/session-repository';

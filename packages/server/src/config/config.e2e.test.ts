@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
 import { SqliteEventStore } from '../persistence/sqlite-event-store';
-import { fakeReply } from '../testing/fake-model/fake-reply';
-import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../testing/fake-model-server';
+import { fakeReply, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '@oneclaw/model-providers/testing';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Agent } from '../agents/agent-directory';
-import { createModelProvider, type ModelProviderConfig } from '../providers/create-model-provider';
+import { createModelProvider, type ModelProviderConfig } from '@oneclaw/model-providers';
 import { configFixture, type ConfigFixture } from './config.fixture';
 
 const ENV_OPENAI = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', ONECLAW_MODEL: 'env-model' };

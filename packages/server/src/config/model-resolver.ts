@@ -1,7 +1,6 @@
 import { ENVIRONMENT_PROVIDER_ID, modelsOf, OneClawError, type ConfigState } from '@oneclaw/core';
 import type { Agent } from '../agents/agent-directory';
-import { createModelProvider, type ModelProviderConfig } from '../providers/create-model-provider';
-import type { ModelProvider } from '../providers/model-provider';
+import { createModelProvider, type ModelProviderConfig, type ModelProvider } from '@oneclaw/model-providers';
 import type { ConfigRepository } from './config-repository';
 import type { ProviderService, UsableProvider } from './provider-service';
 import { apiKeyMissing } from './provider-service';

@@ -1,7 +1,5 @@
 import { ENVIRONMENT_PROVIDER_ID, type ConfiguredProvider, type ProviderKind } from '@oneclaw/core';
-import { ANTHROPIC_DEFAULT_BASE_URL } from '../providers/anthropic-provider';
-import { GEMINI_DEFAULT_BASE_URL } from '../providers/gemini-provider';
-import { OPENAI_DEFAULT_BASE_URL } from '../providers/openai-compatible-provider';
+import { ANTHROPIC_DEFAULT_BASE_URL, GEMINI_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from '@oneclaw/model-providers';
 import type { ProviderConfig } from '../server-config';
 import type { StoredSecret } from './secret-store';
 

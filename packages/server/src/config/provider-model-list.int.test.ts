@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fakeReply } from '../testing/fake-model/fake-reply';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
+import { fakeReply, startFakeModelServer, type FakeModelServer } from '@oneclaw/model-providers/testing';
 import { fetchProviderModels } from './provider-model-list';
 
 const KEY = 'sk-model-list-key-0123456789';

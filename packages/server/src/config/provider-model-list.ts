@@ -1,7 +1,5 @@
 import { isContextWindowTokens, type ModelEntry } from '@oneclaw/core';
-import { ANTHROPIC_VERSION } from '../providers/anthropic-provider';
-import { errorFromHttpStatus } from '../providers/http-failure';
-import { PROVIDER_LABELS, ProviderError, redactSecret } from '../providers/provider-error';
+import { ANTHROPIC_VERSION, errorFromHttpStatus, PROVIDER_LABELS, ProviderError, redactSecret } from '@oneclaw/model-providers';
 import { DEFAULT_BASE_URLS, type ProviderConnection } from './provider-connection';
 
 /** A model list longer than this is cut: the list is recorded in an event, which has a size limit. */

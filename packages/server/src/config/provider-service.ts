@@ -9,7 +9,7 @@ import {
   type ModelRef,
   type ProviderKind,
 } from '@oneclaw/core';
-import { ProviderError } from '../providers/provider-error';
+import { ProviderError } from '@oneclaw/model-providers';
 import type { SecretRedactor } from '../security/secret-redactor';
 import { ConfigRepository, type ChangeOrigin } from './config-repository';
 import { configuredConnection, DEFAULT_BASE_URLS, KEY_VARIABLES, type EnvironmentProvider, type ProviderConnection } from './provider-connection';

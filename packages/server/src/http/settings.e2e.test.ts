@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
 import { CONTENT_SECURITY_POLICY } from '../security/security-headers';
-import { fakeReply } from '../testing/fake-model/fake-reply';
-import { startFakeModelServer, type FakeModelServer, type RecordedRequest } from '../testing/fake-model-server';
+import { fakeReply, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '@oneclaw/model-providers/testing';
 import { startTestServer, type ApiResponse, type TestServer } from '../testing/test-server';
 
 /**

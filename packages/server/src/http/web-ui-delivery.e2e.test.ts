@@ -4,8 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { openLiveSse, streamedText } from '../testing/live-sse';
 import { startTestServer, type TestServer } from '../testing/test-server';
 

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { replay, SCHEDULED_TASKS_STREAM_ID, type RecordedEvent } from '@oneclaw/core';
 import { SqliteEventStore } from '../persistence/sqlite-event-store';
-import { startFakeModelServer } from '../testing/fake-model-server';
-import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { callServer, ServerProcessGroup, waitFor } from '../testing/server-process';
 import { ScheduledTaskService } from './scheduled-task-service';
 

@@ -1,20 +1,3 @@
-export {
-  startFakeModelServer,
-  type FakeModelKind,
-  type FakeModelServer,
-  type FakeModelServerOptions,
-  type RecordedRequest,
-} from './fake-model-server';
-export {
-  fakeGate,
-  fakeReply,
-  type FakeErrorReply,
-  type FakeGate,
-  type FakeMalformedReply,
-  type FakeMessageReply,
-  type FakeReply,
-  type FakeToolCall,
-  type FakeUsage,
-} from './fake-model/fake-reply';
-export { captureRejection } from './fake-model/capture-rejection';
-export { DEFAULT_FAKE_MODELS, type FakeModelInfo } from './fake-model/fake-model-list';
+// The FAKE model servers live in @oneclaw/model-providers/testing; re-exported here so the web
+// app's browser e2e tests get the fakes and the server from one import.
+export * from '@oneclaw/model-providers/testing';

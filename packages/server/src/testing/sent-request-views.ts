@@ -1,9 +1,7 @@
 import { replay, type RecordedEvent } from '@oneclaw/core';
-import { toAnthropicMessages } from '../providers/anthropic-provider';
-import { toGeminiContents } from '../providers/gemini-provider';
-import { toOpenAiMessages } from '../providers/openai-compatible-provider';
+import { toAnthropicMessages, toGeminiContents, toOpenAiMessages } from '@oneclaw/model-providers';
 import { toChatMessages } from '../turns/conversation';
-import type { FakeModelKind, FakeModelServer } from './fake-model-server';
+import type { FakeModelKind, FakeModelServer } from '@oneclaw/model-providers/testing';
 
 /**
  * Reads what a FAKE model server received in each provider's wire format, so one e2e test can

@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AssistantMessageData, RecordedEvent, ToolResultMessageData } from '@oneclaw/core';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { callServer, ServerProcessGroup, waitFor, type ServerProcess } from '../testing/server-process';
 
 /**

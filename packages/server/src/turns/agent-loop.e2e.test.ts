@@ -6,8 +6,7 @@ import { activeToolSet, executeSessionCommand, replay, type RecordedEvent, type 
 import { testCatalogue } from '@oneclaw/core/testing';
 import { SqliteEventStore } from '../persistence/sqlite-event-store';
 import { FakeGoogleApi, registerGmailRoutes } from '@oneclaw/tools-assets/testing';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { startTestServer, type SseEvent, type TestServer } from '../testing/test-server';
 import { openLiveSse, streamedText } from '../testing/live-sse';
 import { ToolRuntime } from '../tools/tool-runtime';

@@ -1,7 +1,7 @@
 import type { AttachmentRef } from '@oneclaw/core';
 import { sessionScenario, testCatalogue } from '@oneclaw/core/testing';
 import type { ResolvedModel } from '../config/model-resolver';
-import type { ModelRequest } from '../providers/model-provider';
+import type { ModelRequest } from '@oneclaw/model-providers';
 import type { SecretRedactor } from '../security/secret-redactor';
 import type { SessionRepository } from '../sessions/session-repository';
 import { ConversationCompactor } from './conversation-compactor';

@@ -4,9 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
 import { countTextTokens } from '@oneclaw/tool-registry';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { SENT_REQUEST_VIEWS } from '../testing/sent-request-views';
-import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startTestServer, type TestServer } from '../testing/test-server';
 import { SUMMARY_HEADER } from './conversation';
 

@@ -1,6 +1,6 @@
 import { modelConversation, type MessageData, type SessionState } from '@oneclaw/core';
 import { toolResultForModel, type ProviderName } from '@oneclaw/tool-registry';
-import type { ChatMessage } from '../providers/model-provider';
+import type { ChatMessage } from '@oneclaw/model-providers';
 
 /**
  * The session's conversation (since the last clear; after a compaction, its summary and the

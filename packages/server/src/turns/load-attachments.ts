@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../providers/model-provider';
+import type { ChatMessage } from '@oneclaw/model-providers';
 
 /** Where the agent loop reads attached files from (the AttachmentStore; a fake in tests). */
 export interface AttachmentReader {

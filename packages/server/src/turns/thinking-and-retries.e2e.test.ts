@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { AssistantMessageData, RecordedEvent } from '@oneclaw/core';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import { fakeGate, fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, fakeGate, fakeReply } from '@oneclaw/model-providers/testing';
 import { openLiveSse } from '../testing/live-sse';
 import { startTestServer, type SseEvent, type TestServer } from '../testing/test-server';
 

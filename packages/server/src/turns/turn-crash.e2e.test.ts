@@ -3,8 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { replay, type RecordedEvent } from '@oneclaw/core';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { callServer, ServerProcessGroup, waitFor } from '../testing/server-process';
 
 // Real server processes from the TypeScript source, killed with SIGKILL mid-turn: nothing gets

@@ -1,5 +1,5 @@
 import type { TurnStopReason } from '@oneclaw/core';
-import type { TokenUsage } from '../providers/model-provider';
+import type { TokenUsage } from '@oneclaw/model-providers';
 
 /**
  * What a turn reports while it runs: the SSE stream of SendMessage (docs/api.md lists each

@@ -16,8 +16,7 @@ import {
 import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw/tool-registry';
 import type { Agent, AgentDirectory } from '../agents/agent-directory';
 import type { ModelResolver, ResolvedModel } from '../config/model-resolver';
-import type { ModelResponse, TokenUsage } from '../providers/model-provider';
-import { isProviderError, PROVIDER_LABELS, type ProviderError } from '../providers/provider-error';
+import { type ModelResponse, type TokenUsage, isProviderError, PROVIDER_LABELS, type ProviderError } from '@oneclaw/model-providers';
 import type { SecretRedactor } from '../security/secret-redactor';
 import type { Recorded, SessionRepository, SessionSnapshot } from '../sessions/session-repository';
 import type { ToolRuntime } from '../tools/tool-runtime';

@@ -2,8 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { replay, type AssistantMessageData, type RecordedEvent, type ToolResultMessageData } from '@oneclaw/core';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import { fakeReply } from '../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
 /**

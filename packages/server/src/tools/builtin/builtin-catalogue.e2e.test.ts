@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startFakeModelServer, type FakeModelServer } from '../../testing/fake-model-server';
-import { fakeReply } from '../../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { CONFIG_TOOL_NAMES, CORE_TOOL_NAMES } from '../../testing/real-catalogue';
 import { startTestServer, type TestServer } from '../../testing/test-server';
 import { ToolRuntime } from '../tool-runtime';

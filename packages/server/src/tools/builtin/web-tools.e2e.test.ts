@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '@oneclaw/core';
 import { CHROMIUM_SKIP_REASON, chromiumAvailable, serve, startLoopbackSite, type LoopbackSite } from '@oneclaw/tools-web/testing';
 import { loadServerConfig } from '../../server-config';
-import { startFakeModelServer, type FakeModelServer } from '../../testing/fake-model-server';
-import { fakeReply } from '../../testing/fake-model/fake-reply';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { startTestServer, type TestServer } from '../../testing/test-server';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createLoadToolGroupTool, toolSuccess, ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
 import { configFixture, type ConfigFixture } from '../../../config/config.fixture';
-import { startFakeModelServer, type FakeModelServer } from '../../../testing/fake-model-server';
+import { startFakeModelServer, type FakeModelServer } from '@oneclaw/model-providers/testing';
 import { BUILTIN_GROUPS } from '../builtin-tools';
 import { createCreateAgentTool } from './agent-tools';
 import { createConfigTools } from './config-tools';

@@ -3,8 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
-import { fakeReply } from '../../../testing/fake-model/fake-reply';
-import { startFakeModelServer, type FakeModelServer } from '../../../testing/fake-model-server';
+import { fakeReply, startFakeModelServer, type FakeModelServer } from '@oneclaw/model-providers/testing';
 import { startTestServer, type TestServer } from '../../../testing/test-server';
 
 /**

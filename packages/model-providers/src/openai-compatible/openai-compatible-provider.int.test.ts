@@ -4,9 +4,9 @@ import type { ToolPayload } from '@oneclaw/tool-registry';
 import { captureRejection } from '../testing/fake-model/capture-rejection';
 import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
-import type { ChatMessage, ModelRequest } from './model-provider';
+import type { ChatMessage, ModelRequest } from '../model-provider';
 import { OpenAiCompatibleProvider } from './openai-compatible-provider';
-import { ProviderError } from './provider-error';
+import { ProviderError } from '../shared/provider-error';
 
 const KEY = 'sk-test-OPENAI-secret-0123456789';
 const FAST = { maxRetries: 2, retryDelayCapMs: 1, retryBaseDelayMs: 1 };

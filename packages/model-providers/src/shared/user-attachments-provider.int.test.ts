@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { ToolPayload } from '@oneclaw/tool-registry';
 import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startFakeModelServer, type FakeModelKind, type FakeModelServer } from '../testing/fake-model-server';
-import { AnthropicProvider } from './anthropic-provider';
-import { GeminiProvider } from './gemini-provider';
-import type { ChatAttachment, ChatMessage, ModelProvider, ModelRequest } from './model-provider';
-import { OpenAiCompatibleProvider } from './openai-compatible-provider';
+import { AnthropicProvider } from '../anthropic/anthropic-provider';
+import { GeminiProvider } from '../gemini/gemini-provider';
+import type { ChatAttachment, ChatMessage, ModelProvider, ModelRequest } from '../model-provider';
+import { OpenAiCompatibleProvider } from '../openai-compatible/openai-compatible-provider';
 
 /**
  * Issue 15, attachments: the wire format each provider sends for attached images and PDFs, as a

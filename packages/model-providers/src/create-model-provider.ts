@@ -1,8 +1,8 @@
 import type { ModelProvider } from './model-provider';
-import { AnthropicProvider } from './anthropic-provider';
-import { GeminiProvider } from './gemini-provider';
-import { OpenAiCompatibleProvider } from './openai-compatible-provider';
-import type { ProviderTransportOptions } from './provider-transport';
+import { AnthropicProvider } from './anthropic/anthropic-provider';
+import { GeminiProvider } from './gemini/gemini-provider';
+import { OpenAiCompatibleProvider } from './openai-compatible/openai-compatible-provider';
+import type { ProviderTransportOptions } from './shared/provider-transport';
 
 export interface ModelProviderConfig extends ProviderTransportOptions {
   readonly kind: 'openai' | 'anthropic' | 'gemini';

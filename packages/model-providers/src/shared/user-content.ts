@@ -1,5 +1,5 @@
 import { byteSize } from '@oneclaw/core';
-import type { ChatAttachment, ChatMessage } from './model-provider';
+import type { ChatAttachment, ChatMessage } from '../model-provider';
 
 /**
  * A user message as provider-neutral parts: the attached files a provider can take (images; PDFs

@@ -5,8 +5,8 @@ import { captureRejection } from '../testing/fake-model/capture-rejection';
 import { fakeReply } from '../testing/fake-model/fake-reply';
 import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
 import { AnthropicProvider } from './anthropic-provider';
-import type { ChatMessage, ModelRequest } from './model-provider';
-import { ProviderError } from './provider-error';
+import type { ChatMessage, ModelRequest } from '../model-provider';
+import { ProviderError } from '../shared/provider-error';
 
 const KEY = 'sk-ant-test-SECRET-0123456789';
 const FAST = { maxRetries: 2, retryDelayCapMs: 1, retryBaseDelayMs: 1 };

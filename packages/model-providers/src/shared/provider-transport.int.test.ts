@@ -3,10 +3,10 @@ import { expectProviderError } from '../testing/expect-provider-error';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { captureRejection } from '../testing/fake-model/capture-rejection';
-import { AnthropicProvider } from './anthropic-provider';
-import { createModelProvider } from './create-model-provider';
-import type { ModelRequest } from './model-provider';
-import { OpenAiCompatibleProvider } from './openai-compatible-provider';
+import { AnthropicProvider } from '../anthropic/anthropic-provider';
+import { createModelProvider } from '../create-model-provider';
+import type { ModelRequest } from '../model-provider';
+import { OpenAiCompatibleProvider } from '../openai-compatible/openai-compatible-provider';
 import { ProviderError } from './provider-error';
 
 const KEY = 'sk-transport-SECRET-0123456789';

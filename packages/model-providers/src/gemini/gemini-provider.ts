@@ -1,7 +1,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from './model-provider';
-import { errorFromStreamError } from './http-failure';
-import { ProviderError } from './provider-error';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from '../model-provider';
+import { errorFromStreamError } from '../shared/http-failure';
+import { ProviderError } from '../shared/provider-error';
 import {
   badResponse,
   parseEventData,
@@ -10,10 +10,10 @@ import {
   type ProviderTransportOptions,
   type ResolvedTransportOptions,
   type StreamDecoder,
-} from './provider-transport';
-import { requestTools } from './request-tools';
-import { asArgumentsObject } from './tool-arguments';
-import { userParts } from './user-content';
+} from '../shared/provider-transport';
+import { requestTools } from '../shared/request-tools';
+import { asArgumentsObject } from '../shared/tool-arguments';
+import { userParts } from '../shared/user-content';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 

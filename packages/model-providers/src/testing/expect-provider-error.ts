@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import { ProviderError } from '../providers/provider-error';
+import { ProviderError } from '../shared/provider-error';
 import { captureRejection } from './fake-model/capture-rejection';
 
 /** Awaits a rejection that must be a ProviderError whose message and details never hold `secret`. */

@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall } from './model-provider';
-import { errorFromStreamError } from './http-failure';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall } from '../model-provider';
+import { errorFromStreamError } from '../shared/http-failure';
 import {
   badResponse,
   parseEventData,
@@ -9,10 +9,10 @@ import {
   type ProviderTransportOptions,
   type ResolvedTransportOptions,
   type StreamDecoder,
-} from './provider-transport';
-import { requestTools } from './request-tools';
-import { argumentsAsJsonText, parseToolArguments } from './tool-arguments';
-import { userParts, type UserPart, type UserPartOptions } from './user-content';
+} from '../shared/provider-transport';
+import { requestTools } from '../shared/request-tools';
+import { argumentsAsJsonText, parseToolArguments } from '../shared/tool-arguments';
+import { userParts, type UserPart, type UserPartOptions } from '../shared/user-content';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 

@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from './model-provider';
-import { errorFromStreamError } from './http-failure';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from '../model-provider';
+import { errorFromStreamError } from '../shared/http-failure';
 import {
   badResponse,
   parseEventData,
@@ -9,10 +9,10 @@ import {
   type ProviderTransportOptions,
   type ResolvedTransportOptions,
   type StreamDecoder,
-} from './provider-transport';
-import { requestTools } from './request-tools';
-import { asArgumentsObject, parseToolArguments } from './tool-arguments';
-import { userParts, type UserPart } from './user-content';
+} from '../shared/provider-transport';
+import { requestTools } from '../shared/request-tools';
+import { asArgumentsObject, parseToolArguments } from '../shared/tool-arguments';
+import { userParts, type UserPart } from '../shared/user-content';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';

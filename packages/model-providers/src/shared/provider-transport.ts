@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ProviderName } from '@oneclaw/tool-registry';
 import { errorFromHttpStatus } from './http-failure';
-import type { ProviderRetryNotice } from './model-provider';
+import type { ProviderRetryNotice } from '../model-provider';
 import { PROVIDER_LABELS, PROVIDER_SETTINGS_HINT, ProviderError, RETRYABLE_PROVIDER_CODES, redactSecret, type ProviderErrorCode } from './provider-error';
 
 /**
