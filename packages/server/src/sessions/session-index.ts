@@ -11,7 +11,7 @@ export interface SessionSummary {
   readonly lastActivityAt: string;
   /** Revision of the session's last event. */
   readonly revision: number;
-  /** The name the user gave (SessionRenamed), else the first user message since the last clear, shortened. */
+  /** The name the user gave (SessionRenamed), else the first user message since the last clear (as last edited; files only: their names), shortened. */
   readonly title: string;
 }
 
