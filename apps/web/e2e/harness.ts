@@ -36,6 +36,8 @@ export interface RunningServer {
   /** Everything the process printed so far (stdout and stderr). */
   output(): string;
   stop(): Promise<void>;
+  /** SIGKILL: the process gets no chance to record anything on the way out (a crash). */
+  kill(): Promise<void>;
 }
 
 /** Starts `node packages/server/dist/main.js` on a free loopback port and waits until it listens. */
@@ -81,6 +83,12 @@ export async function startServerProcess(options: { dataDir: string; env?: Recor
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
   };
 }
 
@@ -106,6 +114,11 @@ export interface UiHarness {
   api<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
   /** Stops the server and starts it again on the same data directory and port. */
   restartServer(): Promise<void>;
+  /**
+   * Kills the server with SIGKILL and starts it again on the same data directory and port: a turn
+   * that was running stays open in the store, and the new process closes it as cut off.
+   */
+  crashServer(): Promise<void>;
   /** Stops the server: until `startServer`, the page's requests get no answer at all (connection refused). */
   stopServer(): Promise<void>;
   /** Starts the stopped server again on the same data directory and port (the same origin). */
@@ -157,6 +170,10 @@ export async function startUiHarness(options: { env?: Record<string, string> } =
     },
     async restartServer() {
       await server.stop();
+      server = await startServerProcess({ dataDir, env });
+    },
+    async crashServer() {
+      await server.kill();
       server = await startServerProcess({ dataDir, env });
     },
     async stopServer() {

@@ -21,17 +21,28 @@ export function Composer(props: {
   onCancel: () => void;
   /** Uploads one chosen file (POST /api/attachments); rejects with the server's problem. */
   upload: (file: File) => Promise<AttachmentRef>;
+  /** The box's placeholder when no turn runs; the default advertises /clear. */
+  placeholder?: string;
+  /** Read to screen readers with the box; the default explains Enter and /clear. */
+  help?: string;
+  /**
+   * A note to show instead of sending, for a command that cannot run here (the draft: /clear
+   * with no session yet). The command leaves the box; the chosen files stay.
+   */
+  commandNote?: (text: string) => string | undefined;
 }) {
   const { turn, disabled, busyElsewhere } = props;
   const [text, setText] = useState('');
   const [files, setFiles] = useState<readonly PendingFile[]>([]);
   const [attachError, setAttachError] = useState<string | undefined>();
   const [uploading, setUploading] = useState(false);
+  const [note, setNote] = useState<string | undefined>();
   const box = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const nextId = useRef(0);
   const running = turn !== 'none';
-  const canSend = !running && !busyElsewhere && !disabled && !uploading && text.trim() !== '';
+  // Files alone make a message (the server gives the model a note naming them).
+  const canSend = !running && !busyElsewhere && !disabled && !uploading && (text.trim() !== '' || files.length > 0);
 
   /** Chosen files join the chips; one that cannot be sent is named in the error instead. */
   function choose(list: FileList | null) {
@@ -50,6 +61,12 @@ export function Composer(props: {
 
   async function send() {
     if (!canSend) return;
+    const refusal = props.commandNote?.(text);
+    setNote(refusal);
+    if (refusal !== undefined) {
+      setText('');
+      return;
+    }
     const sent = text;
     const attached = files;
     const refs: AttachmentRef[] = [];
@@ -98,6 +115,11 @@ export function Composer(props: {
             </button>
           </p>
         )}
+        {note && (
+          <p class="muted composer__note" role="status">
+            {note}
+          </p>
+        )}
         {uploading && (
           <p class="muted composer__uploading" role="status">
             Uploading {files.length === 1 ? 'the file' : `${files.length} files`}…
@@ -132,7 +154,7 @@ export function Composer(props: {
         class="composer__text"
         rows={1}
         value={text}
-        placeholder={running || busyElsewhere ? 'Replying… type your next message' : 'Message (/clear starts over)'}
+        placeholder={running || busyElsewhere ? 'Replying… type your next message' : (props.placeholder ?? 'Message (/clear starts over)')}
         aria-describedby="composer-help"
         disabled={disabled}
         onInput={(e) => setText(e.currentTarget.value)}
@@ -144,7 +166,8 @@ export function Composer(props: {
         }}
       />
       <p id="composer-help" class="visually-hidden">
-        Enter sends, Shift+Enter adds a line. Type /clear to clear the conversation.{running || busyElsewhere ? ' A reply is running: wait for it or cancel it.' : ''}
+        {props.help ?? 'Enter sends, Shift+Enter adds a line. Type /clear to clear the conversation.'}
+        {running || busyElsewhere ? ' A reply is running: wait for it or cancel it.' : ''}
       </p>
       {running && (
         <button type="button" class="button button--danger composer__cancel" onClick={props.onCancel} disabled={turn === 'cancelling'}>

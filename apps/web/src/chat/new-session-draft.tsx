@@ -8,6 +8,7 @@ import type { AgentOption, AttachmentRef, SessionView } from './api-types';
 import { uploadAttachment } from './attachment-files';
 import { asActionError, chatStoreFor, type ActionError, type ChatSnapshot, type SendOutcome } from './chat-store';
 import { Composer } from './composer';
+import { draftCommandNote } from './draft-command-note';
 import { notifySessionsChanged } from './sessions-changed';
 import './chat.css';
 
@@ -109,7 +110,17 @@ export function NewSessionDraft() {
       <div class="chat__scroll">
         <p class="muted chat__placeholder">{starting ? 'Starting the session…' : 'Send the first message to start the session. Nothing is saved until then.'}</p>
       </div>
-      <Composer turn="none" disabled={starting} busyElsewhere={false} onSend={start} onCancel={() => {}} upload={(file) => uploadAttachment(api, file)} />
+      <Composer
+        turn="none"
+        disabled={starting}
+        busyElsewhere={false}
+        onSend={start}
+        onCancel={() => {}}
+        upload={(file) => uploadAttachment(api, file)}
+        placeholder="Message"
+        help="Enter sends, Shift+Enter adds a line. The first message starts the session."
+        commandNote={draftCommandNote}
+      />
     </section>
   );
 }

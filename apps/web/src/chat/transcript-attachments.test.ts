@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import type { AttachmentRef, StoredEvent } from './api-types';
-import { chatReducer, initialChatState, transcriptFromEvents } from './transcript';
+import { chatReducer, initialChatState, sessionTitle, transcriptFromEvents } from './transcript';
 
 const PDF: AttachmentRef = { hash: 'a'.repeat(64), name: 'report.pdf', mediaType: 'application/pdf', bytes: 1234 };
 const event = (data: unknown): StoredEvent => ({ type: 'MessageSent', data, metadata: { eventId: 'e1', occurredAt: '2026-01-01T00:00:00Z' }, revision: 1 });
@@ -17,5 +17,16 @@ describe('attachments in the transcript (issue 15)', () => {
   test('messages without files have no attachments field (older streams read as before)', () => {
     expect(transcriptFromEvents([event({ messageId: 'm1', role: 'user', text: 'hi' })])).toEqual([{ kind: 'user', key: 'm1', messageId: 'm1', text: 'hi' }]);
     expect(chatReducer(initialChatState, { type: 'send', text: 'hi', attachments: [] }).items[0]).not.toHaveProperty('attachments');
+  });
+
+  test('a message of files only: no text, its files; the header names the session by them', () => {
+    const PNG: AttachmentRef = { hash: 'b'.repeat(64), name: 'cat.png', mediaType: 'image/png', bytes: 99 };
+    const sending = chatReducer(initialChatState, { type: 'send', text: '', attachments: [PNG, PDF] });
+    expect(sending.items).toEqual([expect.objectContaining({ kind: 'user', text: '', pending: true, attachments: [PNG, PDF] })]);
+    const stored = transcriptFromEvents([event({ messageId: 'm1', role: 'user', text: '', attachments: [PNG, PDF] })]);
+    expect(stored).toEqual([{ kind: 'user', key: 'm1', messageId: 'm1', text: '', attachments: [PNG, PDF] }]);
+    expect(sessionTitle(stored)).toBe('cat.png, report.pdf');
+    expect(sessionTitle(transcriptFromEvents([event({ messageId: 'm1', role: 'user', text: ' see \n these ', attachments: [PNG] })]))).toBe('see these');
+    expect(sessionTitle([])).toBe('New conversation');
   });
 });

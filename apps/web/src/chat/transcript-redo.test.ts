@@ -74,6 +74,14 @@ describe('S6 retry and edit in the chat transcript', () => {
     expect(redoTargets(sending.items)).toBeUndefined();
   });
 
+  test('a cut-off turn (TurnFinished interrupted, closed by the server) carries Retry on its stop notice', () => {
+    const cutOff = [...history.slice(0, 4), sent({ messageId: 't5-user', role: 'user', text: 'still there?' }), finished('interrupted', 'The turn was interrupted (the server restarted mid-turn). Press Retry to run it again.')];
+    const items = transcriptFromEvents(cutOff);
+    const stop = items.at(-1)!;
+    expect(stop).toMatchObject({ kind: 'turn-stop', reason: 'interrupted', detail: expect.stringContaining('Press Retry') });
+    expect(redoTargets(items)).toEqual({ messageId: 't5-user', editKey: 't5-user', retryKey: stop.key });
+  });
+
   test('the redo action shows the retry or the edited message at once and streams like a send', () => {
     const loaded = run(initialChatState, { type: 'stored', view: view(), events: history });
     const retrying = run(loaded, { type: 'redo', kind: 'retry', messageId: 't2-user' });

@@ -42,7 +42,8 @@ export function TranscriptView({ items, onRetry, retryDisabled, redo }: { items:
             return (
               <li key={item.key} class={`msg msg--user${item.pending ? ' msg--pending' : ''}${item.unsent !== undefined ? ' msg--unsent' : ''}`}>
                 <span class="visually-hidden">You: </span>
-                <div class="msg__text">{item.text}</div>
+                {/* A message of files only has no words: no empty line above its files. */}
+                {item.text !== '' && <div class="msg__text">{item.text}</div>}
                 {item.attachments && <MessageAttachments attachments={item.attachments} />}
                 {redo && targets?.editKey === item.key && <EditMessageButton
                     disabled={redo.disabled}

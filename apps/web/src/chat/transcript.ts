@@ -604,10 +604,10 @@ export function turnFinishedStatus(reason: string, detail: string, reply: string
   return `${what} before the assistant replied: ${why}.${detail ? ` ${detail}` : ''}`;
 }
 
-/** The session's title in the chat header: its first user message, as the session list shows it. */
+/** The session's title in the chat header: its first user message (a message of files only: their names), as the session list shows it. */
 export function sessionTitle(items: readonly TranscriptItem[], maxChars = 80): string {
   const first = items.find((item): item is UserItem => item.kind === 'user');
-  const text = first?.text.replace(/\s+/g, ' ').trim() ?? '';
+  const text = first?.text.replace(/\s+/g, ' ').trim() || (first?.attachments ?? []).map((a) => a.name).join(', ');
   if (!text) return 'New conversation';
   return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
 }

@@ -1,5 +1,5 @@
 import type { OpenTurn } from './session-state';
-import { judgeOpenTurn } from './orphaned-turn';
+import { CUT_OFF_RETRY_HINT, judgeOpenTurn } from './orphaned-turn';
 
 const turn = (host?: OpenTurn['host'], lastEventAt = '2026-01-01T10:00:00.000Z'): OpenTurn => ({
   turnId: 't1',
@@ -25,5 +25,15 @@ describe('judgeOpenTurn (a turn not running in the asking process)', () => {
     expect(judgeOpenTurn(turn(other), me)).toEqual({ orphaned: false, detail: "The turn is still running on replica 'b'." });
     expect(judgeOpenTurn(turn(other, '2026-01-01T09:55:00.000Z'), me)).toMatchObject({ orphaned: true, detail: expect.stringContaining("replica 'b'") });
     expect(judgeOpenTurn(turn(other, '2026-01-01T09:55:00.001Z'), me).orphaned).toBe(false);
+  });
+
+  it('points a cut-off turn to Retry (RetryTurn), not to sending the message again (which would record it twice)', () => {
+    const verdicts = [turn(), turn({ replicaId: 'a', processId: 'p1' }), turn({ replicaId: 'b', processId: 'q1' }, '2026-01-01T09:00:00.000Z')].map((t) => judgeOpenTurn(t, me));
+    for (const verdict of verdicts) {
+      expect(verdict.orphaned).toBe(true);
+      expect(verdict.detail).toMatch(/ Press Retry to run it again\.$/);
+      expect(verdict.detail.endsWith(CUT_OFF_RETRY_HINT)).toBe(true);
+      expect(verdict.detail).not.toContain('Send the message again');
+    }
   });
 });

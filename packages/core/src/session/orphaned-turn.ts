@@ -13,6 +13,12 @@ export interface AskingServer {
   readonly silenceLimitMs: number;
 }
 
+/**
+ * What the user can do about a cut-off turn: the chat offers Retry on the last turn's stop notice
+ * (RetryTurn, POST /api/sessions/:id/retry), which asks the same message again without copying it.
+ */
+export const CUT_OFF_RETRY_HINT = 'Press Retry to run it again.';
+
 export type OpenTurnVerdict =
   | { readonly orphaned: true; readonly detail: string }
   | { readonly orphaned: false; readonly detail: string };
@@ -27,18 +33,18 @@ export type OpenTurnVerdict =
 export function judgeOpenTurn(turn: OpenTurn, asker: AskingServer): OpenTurnVerdict {
   const host = turn.host;
   if (!host) {
-    return { orphaned: true, detail: 'The server stopped before this turn finished (the turn was cut off mid-answer). Send the message again to retry it.' };
+    return { orphaned: true, detail: `The server stopped before this turn finished (the turn was cut off mid-answer). ${CUT_OFF_RETRY_HINT}` };
   }
   if (host.replicaId === asker.host.replicaId) {
     const why = host.processId === asker.host.processId ? 'the turn stopped without recording its end' : 'the server restarted mid-turn';
-    return { orphaned: true, detail: `The turn was interrupted (${why}). Send the message again to retry it.` };
+    return { orphaned: true, detail: `The turn was interrupted (${why}). ${CUT_OFF_RETRY_HINT}` };
   }
   const silentMs = asker.now.getTime() - Date.parse(turn.lastEventAt);
   if (Number.isFinite(silentMs) && silentMs >= asker.silenceLimitMs) {
     const minutes = Math.floor(silentMs / 60_000);
     return {
       orphaned: true,
-      detail: `The turn was interrupted: replica '${host.replicaId}' running it wrote nothing for ${minutes} minute(s). Send the message again to retry it.`,
+      detail: `The turn was interrupted: replica '${host.replicaId}' running it wrote nothing for ${minutes} minute(s). ${CUT_OFF_RETRY_HINT}`,
     };
   }
   return { orphaned: false, detail: `The turn is still running on replica '${host.replicaId}'.` };

@@ -64,4 +64,6 @@ export const sessionErrors = {
   titleTooLong: (length: number, max: number) =>
     new SessionRuleError('title_too_long', `A session title is at most ${max} characters; this one has ${length}. Shorten it.`, { length, max }),
   invalidCommand: (problem: string) => new SessionRuleError('invalid_command', problem),
+  messageEmpty: () =>
+    new SessionRuleError('message_empty', 'A message needs some text or at least one attached file. Type a message, or attach an image or a PDF.'),
 };

@@ -22,9 +22,9 @@ export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 export const sendMessageBody = {
   type: 'object',
   additionalProperties: false,
-  required: ['text'],
   properties: {
-    text: { type: 'string', minLength: 1, maxLength: 100_000, description: 'The user message. Exactly "/clear" clears the session instead.' },
+    // Optional so a message can be files only; no text and no files is `400 message_empty` (the handler's rule).
+    text: { type: 'string', maxLength: 100_000, description: 'The user message. Exactly "/clear" clears the session instead (and "/compact" compacts it). May be empty or left out when `attachments` has at least one file.' },
     attachments: {
       type: 'array',
       maxItems: MAX_ATTACHMENTS_PER_MESSAGE,
@@ -40,7 +40,7 @@ export const sendMessageBody = {
 };
 
 export interface SendMessageBody {
-  readonly text: string;
+  readonly text?: string;
   readonly attachments?: readonly { readonly hash: string; readonly name?: string }[];
 }
 

@@ -70,6 +70,8 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   nothing_to_retry: 409,
   nothing_to_edit: 409,
   not_last_user_message: 409,
+  // SendMessage with neither text nor a file.
+  message_empty: 400,
 };
 
 /**

@@ -141,14 +141,14 @@ export class SessionsController {
     });
     const requestId = key ? derivedId('turn', key) : undefined;
     if (!accept?.includes('text/event-stream')) {
-      const result = await this.commands.execute(new SendMessageCommand(id, body.text, requestId, undefined, gone.signal, body.attachments));
+      const result = await this.commands.execute(new SendMessageCommand(id, body.text ?? '', requestId, undefined, gone.signal, body.attachments));
       const session = await this.queries.execute(new GetSessionQuery(id));
       sendJson(res, 200, { ...result, session });
       return;
     }
     const sse = new SseWriter(res);
     try {
-      const result = await this.commands.execute(new SendMessageCommand(id, body.text, requestId, (update) => sse.send(update.type, update), gone.signal, body.attachments));
+      const result = await this.commands.execute(new SendMessageCommand(id, body.text ?? '', requestId, (update) => sse.send(update.type, update), gone.signal, body.attachments));
       sse.send('done', result);
     } catch (error) {
       if (!sse.isOpen) throw error; // nothing streamed yet: answer with the error's status

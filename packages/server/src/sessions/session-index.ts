@@ -11,13 +11,15 @@ export interface SessionSummary {
   readonly lastActivityAt: string;
   /** Revision of the session's last event. */
   readonly revision: number;
-  /** The name the user gave (SessionRenamed), else the first user message since the last clear, shortened. */
+  /** The name the user gave (SessionRenamed), else the first user message since the last clear (as last edited; files only: their names), shortened. */
   readonly title: string;
 }
 
 type Entry = { -readonly [K in keyof SessionSummary]: SessionSummary[K] } & {
   /** The first user message since the last clear, shortened (the title until a rename). */
   firstMessage: string;
+  /** Its id: an edit of it (UserMessageEdited) moves the title to the message that replaces it. A blank one (older streams) names nothing: the next message does. */
+  firstMessageId: string | null;
   renamed: string | null;
   readonly text: SessionSearchText;
 };
@@ -75,6 +77,7 @@ export class SessionIndex {
         revision: event.revision,
         title: '',
         firstMessage: '',
+        firstMessageId: null,
         renamed: null,
         text: new SessionSearchText(),
       });
@@ -92,13 +95,28 @@ export class SessionIndex {
     if (event.type === 'SessionCleared') {
       // The list matches what the session shows: the conversation since the last clear.
       summary.firstMessage = '';
+      summary.firstMessageId = null;
       summary.text.clear();
+    }
+    // The edited first message is superseded: its replacement (the next MessageSent) names the session.
+    if (event.type === 'UserMessageEdited' && summary.firstMessageId !== null && data.messageId === summary.firstMessageId && typeof data.newMessageId === 'string') {
+      summary.firstMessageId = data.newMessageId;
     }
     if (event.type === 'SessionRenamed' && typeof data.title === 'string' && data.title !== '') summary.renamed = data.title;
     if (event.type === 'MessageSent' && (data.role === 'user' || data.role === 'assistant') && typeof data.text === 'string') {
-      if (data.role === 'user' && summary.firstMessage === '') summary.firstMessage = data.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS);
+      if (data.role === 'user' && (summary.firstMessage === '' || summary.firstMessageId === data.messageId)) {
+        summary.firstMessageId = typeof data.messageId === 'string' ? data.messageId : '';
+        summary.firstMessage = firstMessageTitle(data.text, data.attachments);
+      }
       summary.text.add(data.text);
     }
     summary.title = summary.renamed ?? summary.firstMessage;
   }
+}
+
+/** The words of the first message, on one line; a message of files only is named by its files. */
+function firstMessageTitle(text: string, attachments: unknown): string {
+  const words = text.replace(/\s+/g, ' ').trim();
+  const names = Array.isArray(attachments) ? attachments.map((a: { name?: unknown }) => (typeof a?.name === 'string' ? a.name : '')).filter((n) => n !== '') : [];
+  return (words || names.join(', ')).slice(0, TITLE_CHARS);
 }

@@ -171,6 +171,36 @@ describe('S1 session management over HTTP (rename, delete as archive, search; FA
     expectProblem(await server.api('POST', '/api/sessions', { agentId: 'no-such-agent' }), 400, 'agent_not_found');
   });
 
+  it('the title follows an edit of the first message (UserMessageEdited + the new MessageSent); an edit of a later one keeps it; a rename wins over both', async () => {
+    const title = async (id: string) => (await list()).find((s) => s.sessionId === id)?.title;
+    const userMessageIds = async (id: string) =>
+      (await eventsOf(id)).filter((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === 'user').map((e) => (e.data as { messageId: string }).messageId);
+    const edit = async (id: string, messageId: string, text: string, reply: string) => {
+      model.enqueue(fakeReply.text(reply));
+      const res = await server.api('POST', `/api/sessions/${id}/messages/${encodeURIComponent(messageId)}/edit`, { text });
+      expect(res.body).toMatchObject({ reason: 'completed' });
+    };
+
+    await start('edited');
+    await say('edited', 'Recipe for bread', 'Flour, water, salt.');
+    expect(await title('edited')).toBe('Recipe for bread');
+    await edit('edited', (await userMessageIds('edited'))[0]!, 'Recipe for  sourdough\nbread', 'Starter, flour, water, salt.');
+    expect(await title('edited')).toBe('Recipe for sourdough bread');
+    expect(await ids('sourdough')).toEqual(['edited']);
+
+    // A later message, and an edit of it, leave the title to the first one.
+    await say('edited', 'And for rolls?', 'Shape them smaller.');
+    await edit('edited', (await userMessageIds('edited')).at(-1)!, 'And for baguettes?', 'Shape them long.');
+    expect(await title('edited')).toBe('Recipe for sourdough bread');
+
+    // A name the user gave wins over the first message, edited or not.
+    await start('renamed-edit');
+    await say('renamed-edit', 'Old words', 'Noted.');
+    expect((await server.api('PATCH', '/api/sessions/renamed-edit', { title: 'My name' })).status).toBe(200);
+    await edit('renamed-edit', (await userMessageIds('renamed-edit'))[0]!, 'New words', 'Noted again.');
+    expect(await title('renamed-edit')).toBe('My name');
+  });
+
   it('after a restart the list is rebuilt from the store: renamed titles, no deleted sessions, search still works', async () => {
     const before = await list();
     await server.close({ keepData: true });
@@ -178,6 +208,8 @@ describe('S1 session management over HTTP (rename, delete as archive, search; FA
     expect(await list()).toEqual(before);
     expect(await ids()).not.toContain('doomed');
     expect(before.find((s) => s.sessionId === 'trip')?.title).toBe('Holiday ideas');
+    expect(before.find((s) => s.sessionId === 'edited')?.title).toBe('Recipe for sourdough bread');
+    expect(before.find((s) => s.sessionId === 'renamed-edit')?.title).toBe('My name');
     expect(await ids('alfama')).toEqual(['trip']);
     expectProblem(await server.api('GET', '/api/sessions/doomed'), 410, 'session_archived');
   });

@@ -6,6 +6,7 @@ import type { TurnResult } from '../../turns/turn-runner';
 export class SendMessageCommand extends Command<TurnResult> {
   constructor(
     readonly sessionId: string,
+    /** May be empty (or blank) when `attachments` has a file; otherwise `message_empty`. */
     readonly text: string,
     readonly requestId: string | undefined,
     readonly observer: TurnObserver | undefined,
