@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
-import { fakeReply } from '../testing/fake-model/fake-reply';
-import { startFakeModelServer, type FakeModelServer } from '../testing/fake-model-server';
+import { fakeReply, startFakeModelServer, type FakeModelServer } from '@oneclaw/model-providers/testing';
 import { SENT_REQUEST_VIEWS } from '../testing/sent-request-views';
 import { startTestServer, TEST_API_TOKEN, type ApiResponse, type TestServer } from '../testing/test-server';
 
