@@ -1,5 +1,6 @@
 import type { Tool } from '@oneclaw/tool-registry';
-import type { ModelView, ProviderService } from '../../../config/provider-service';
+import type { ModelView } from '@oneclaw/api-contract';
+import type { ProviderService } from '../../../config/provider-service';
 import { builtinTool } from '../builtin-tool';
 import { json, toolOrigin } from './tool-origin';
 
