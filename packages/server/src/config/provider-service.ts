@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ModelView, ProviderView as ProviderApiView } from '@oneclaw/api-contract';
 import {
   configErrors,
   ENVIRONMENT_PROVIDER_ID,
@@ -9,7 +10,6 @@ import {
   type ModelRef,
   type ProviderKind,
 } from '@oneclaw/core';
-import type { ModelView, ProviderView as ProviderApiView } from '@oneclaw/api-contract';
 import { ProviderError } from '../providers/provider-error';
 import type { SecretRedactor } from '../security/secret-redactor';
 import { ConfigRepository, type ChangeOrigin } from './config-repository';
