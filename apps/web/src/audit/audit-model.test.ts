@@ -4,6 +4,16 @@ import { formatEventTime, rawJson, reasonLabel, timelineOf, toolsByReason, type 
 const gmail: ToolReason = { kind: 'group', groupName: 'gmail', loadedAtRevision: 4, loadEventId: 'e4', source: { kind: 'tool_call', callId: 'call-1' } };
 const pdf: ToolReason = { kind: 'group', groupName: 'pdf', loadedAtRevision: 9, loadEventId: 'e9', source: { kind: 'user' } };
 
+/** A stored event as GET /api/sessions/:id/events answers it. */
+const raw = (revision: number, type: string): RawEvent => ({
+  streamId: 'session-s1',
+  revision,
+  position: revision,
+  type,
+  data: { n: revision },
+  metadata: { eventId: `e${revision}`, occurredAt: '2025-01-01T10:00:09.000Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+});
+
 describe('toolsByReason', () => {
   it('buckets tools by why they were sent, core first, groups in load order, tools in sent order', () => {
     const buckets = toolsByReason({
@@ -50,7 +60,6 @@ describe('timelineOf', () => {
     ],
     requests: [{ number: 1, revision: 2, occurredAt: '', provider: 'p', model: 'm', schemaTokens: 10, toolNames: [], tools: [], loadedGroups: [] }],
   };
-  const raw = (revision: number, type: string): RawEvent => ({ revision, type, data: { n: revision }, metadata: { occurredAt: '2025-01-01T10:00:09.000Z' } });
 
   it('joins each audit line with its raw event by revision, and marks model requests with their number', () => {
     const entries = timelineOf(trail, [raw(0, 'SessionStarted'), raw(1, 'MessageSent'), raw(2, 'ModelRequested')]);
@@ -81,8 +90,9 @@ describe('formatEventTime and rawJson', () => {
   });
 
   it('prints the event as indented JSON', () => {
-    const text = rawJson({ revision: 1, type: 'X', data: { a: 1 } });
-    expect(JSON.parse(text)).toEqual({ revision: 1, type: 'X', data: { a: 1 } });
+    const event = raw(1, 'X');
+    const text = rawJson(event);
+    expect(JSON.parse(text)).toEqual(event);
     expect(text).toContain('\n  "type": "X"');
   });
 });

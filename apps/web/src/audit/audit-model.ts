@@ -1,26 +1,15 @@
 /**
  * The audit view's data: the shapes of `GET /api/sessions/:id/audit` (core's `buildAuditTrail`)
  * and `GET /api/sessions/:id/events`, and the pure steps that turn them into what the page shows.
- * The audit trail's types are core's own (type-only imports are erased from the bundle, and the
- * compiler then catches any drift from the server's answer).
+ * The shapes are @oneclaw/api-contract's, which the server writes its answers with (type-only
+ * imports are erased from the bundle, and the compiler then catches any drift).
  */
-import type { AuditEventLine, AuditModelRequest, AuditToolReason, AuditTrail } from '@oneclaw/core';
+import type { AuditEventLine, AuditModelRequest, AuditToolReason, AuditTrail, SessionEvents, StoredEvent } from '@oneclaw/api-contract';
 
-export type { AuditEventLine, AuditModelRequest, AuditTrail };
+export type { AuditEventLine, AuditModelRequest, AuditTrail, SessionEvents };
 export type ToolReason = AuditToolReason;
-
-export interface RawEvent {
-  readonly type: string;
-  readonly data: unknown;
-  readonly metadata?: unknown;
-  readonly revision: number;
-  readonly position?: number;
-}
-
-export interface SessionEvents {
-  readonly sessionId: string;
-  readonly events: readonly RawEvent[];
-}
+/** One event of the session's stream, as stored (the timeline's raw view). */
+export type RawEvent = StoredEvent;
 
 /** The tools of one request that are there for the same reason, in the order they were sent. */
 export interface ToolBucket {

@@ -1,3 +1,4 @@
+import type { ToolGroupsAnswer } from '@oneclaw/api-contract';
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/api-error';
 import { useApi } from '../api/api-context';
@@ -18,9 +19,8 @@ import {
 import { TokenChart } from './token-chart';
 import './audit.css';
 
-interface ToolGroupsAnswer {
-  readonly schemaTokens?: { readonly format?: string; readonly core?: number; readonly all?: number };
-}
+/** What the audit reads of GET /api/tool-groups: the baseline, when the route answers. */
+type Baseline = Partial<Pick<ToolGroupsAnswer, 'schemaTokens'>>;
 
 interface AuditData {
   readonly trail: AuditTrail;
@@ -33,7 +33,7 @@ async function loadAudit(api: ApiClient, sessionId: string, signal: AbortSignal)
     api.get<AuditTrail>(`/api/sessions/${seg(sessionId)}/audit`, { signal }),
     api.get<SessionEvents>(`/api/sessions/${seg(sessionId)}/events`, { signal }),
     // The baseline is a comparison, not the audit itself: without it the page still works.
-    api.get<ToolGroupsAnswer>('/api/tool-groups', { signal }).catch((): ToolGroupsAnswer => ({})),
+    api.get<Baseline>('/api/tool-groups', { signal }).catch((): Baseline => ({})),
   ]);
   const all = groups.schemaTokens?.all;
   return {

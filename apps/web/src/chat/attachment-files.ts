@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client';
-import type { AttachmentRef } from './api-types';
+import type { AttachmentRef } from '@oneclaw/api-contract';
 
 /** What the server accepts (docs/api.md, "Attachments"); the file input offers only these. */
 export const ATTACHMENT_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'];

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { CrossIcon, DocumentIcon } from '../icons/icons';
-import type { AttachmentRef } from './api-types';
+import type { AttachmentRef } from '@oneclaw/api-contract';
 import { attachmentPath, fileSize, isImage } from './attachment-files';
 import './attachments.css';
 

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useResource } from '../api/use-resource';
 import { useApi } from '../api/api-context';
 import { homeRedirect, routeHref } from '../routes';
-import type { SessionSummary, ToolGroupView } from './api-types';
+import type { SessionSummary, ToolGroupView } from '@oneclaw/api-contract';
 import { preloadMarkdownRenderer } from './assistant-markdown';
 import { uploadAttachment } from './attachment-files';
 import { Composer } from './composer';

@@ -1,12 +1,15 @@
 import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '../api/api-error';
 import type { StreamEvent } from '../api/client';
-import type { SessionView, StoredEvent } from './api-types';
+import type { SessionView, StoredEvent } from '@oneclaw/api-contract';
 import { ChatSessionStore, chatStoreFor, type ChatApi } from './chat-store';
 import { onSessionsChanged } from './sessions-changed';
 
+/** A stored event's metadata as the server records it. */
+const meta = (eventId: string) => ({ eventId, occurredAt: '', correlationId: 'c', causationId: 'c', schemaVersion: 1 });
+
 function view(overrides: Partial<SessionView> = {}): SessionView {
-  return { sessionId: 's 1', agentId: 'default', revision: 1, messages: [], loadedGroups: [], activeTools: [], turnInProgress: false, ...overrides };
+  return { sessionId: 's 1', agentId: 'default', revision: 1, messages: [], supersededMessageIds: [], loadedGroups: [], activeTools: [], turnInProgress: false, title: null, summary: null, ...overrides };
 }
 
 interface OpenStream {
@@ -72,7 +75,7 @@ describe('a session\'s chat store', () => {
     const api = new FakeApi();
     api.stored = {
       view: view({ loadedGroups: ['pdf'] }),
-      events: [{ type: 'MessageSent', data: { messageId: 'u', role: 'user', text: 'hi' }, metadata: { eventId: 'e', occurredAt: '' }, revision: 1 }],
+      events: [{ type: 'MessageSent', data: { messageId: 'u', role: 'user', text: 'hi' }, metadata: meta('e'), streamId: 'session-s 1', revision: 1, position: 1 }],
     };
     const store = new ChatSessionStore(api, 's 1');
     await store.refresh();
@@ -258,8 +261,10 @@ describe('retry and edit in the chat store', () => {
   const message = (messageId: string, role: 'user' | 'assistant', text: string, revision: number): StoredEvent => ({
     type: 'MessageSent',
     data: role === 'user' ? { messageId, role, text } : { messageId, role, text, toolCalls: [] },
-    metadata: { eventId: `e${revision}`, occurredAt: '' },
+    metadata: meta(`e${revision}`),
+    streamId: 'session-s 1',
     revision,
+    position: revision,
   });
   const storedTurn = [message('t1-user', 'user', 'joke?', 1), message('t1-assistant-1', 'assistant', 'Joke one.', 2)];
 
@@ -276,7 +281,7 @@ describe('retry and edit in the chat store', () => {
     api.streams[0]!.emit('turn_started');
     api.streams[0]!.emit('assistant_message', { messageId: 't2-assistant-1', text: 'Joke two.', toolCalls: 0 });
     api.streams[0]!.emit('turn_finished', { reason: 'completed' });
-    api.stored = { view: view(), events: [...storedTurn, { type: 'TurnRetried', data: { turnId: 't2', messageId: 't1-user', supersededMessageIds: ['t1-assistant-1'] }, metadata: { eventId: 'e3', occurredAt: '' }, revision: 3 }, message('t2-assistant-1', 'assistant', 'Joke two.', 4)] };
+    api.stored = { view: view(), events: [...storedTurn, { type: 'TurnRetried', data: { turnId: 't2', messageId: 't1-user', supersededMessageIds: ['t1-assistant-1'] }, metadata: meta('e3'), streamId: 'session-s 1', revision: 3, position: 3 }, message('t2-assistant-1', 'assistant', 'Joke two.', 4)] };
     api.streams[0]!.end();
     await expect(done).resolves.toBe('sent');
     expect(store.getState().items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind))).toEqual(['joke?', 'Joke two.']);

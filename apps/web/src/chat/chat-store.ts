@@ -1,7 +1,7 @@
 import { ApiError } from '../api/api-error';
 import { seg, type ApiClient } from '../api/client';
 import { newIdempotencyKey } from '../api/idempotency-key';
-import type { AttachmentRef, SessionView, StoredEvent } from './api-types';
+import type { AttachmentRef, SessionView, StoredEvent } from '@oneclaw/api-contract';
 import { notifySessionsChanged } from './sessions-changed';
 import { chatReducer, initialChatState, type ChatAction, type ChatState } from './transcript';
 

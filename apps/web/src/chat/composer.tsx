@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { PaperclipIcon, WarningIcon } from '../icons/icons';
-import type { AttachmentRef } from './api-types';
+import type { AttachmentRef } from '@oneclaw/api-contract';
 import { ATTACHMENT_TYPES, attachmentProblem, MAX_ATTACHMENTS } from './attachment-files';
 import { AttachmentChips, type PendingFile } from './attachment-views';
 import type { SendOutcome } from './chat-store';

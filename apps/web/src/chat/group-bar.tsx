@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { routeHref } from '../routes';
-import type { ToolGroupView } from './api-types';
+import type { ToolGroupView } from '@oneclaw/api-contract';
 
 /**
  * The session's loaded tool groups as chips, each with an unload button, and a small form that

@@ -4,7 +4,7 @@ import { useApi } from '../api/api-context';
 import { newIdempotencyKey } from '../api/idempotency-key';
 import { useResource } from '../api/use-resource';
 import { navigate } from '../routes';
-import type { AgentOption, AttachmentRef, SessionView } from './api-types';
+import type { AgentsAnswer, AttachmentRef, SessionView } from '@oneclaw/api-contract';
 import { uploadAttachment } from './attachment-files';
 import { asActionError, chatStoreFor, type ActionError, type ChatSnapshot, type SendOutcome } from './chat-store';
 import { Composer } from './composer';
@@ -24,7 +24,7 @@ const DEFAULT_AGENT_ID = 'default';
  */
 export function NewSessionDraft() {
   const api = useApi();
-  const agents = useResource((client, signal) => client.get<{ agents: AgentOption[] }>('/api/agents', { signal }).then((a) => a.agents), []);
+  const agents = useResource((client, signal) => client.get<AgentsAnswer>('/api/agents', { signal }).then((a) => a.agents), []);
   const [agentId, setAgentId] = useState(DEFAULT_AGENT_ID);
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<ActionError | undefined>();

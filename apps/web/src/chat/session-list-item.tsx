@@ -4,7 +4,7 @@ import { useApi } from '../api/api-context';
 import { PencilIcon, TrashIcon } from '../icons/icons';
 import { ConfirmDialog } from '../layout/confirm-dialog';
 import { routeHref } from '../routes';
-import type { SessionSummary } from './api-types';
+import type { SessionSummary } from '@oneclaw/api-contract';
 import { asActionError, chatStoreFor, type ActionError } from './chat-store';
 
 /** The longest title the server takes (SESSION_TITLE_MAX_CHARS in @oneclaw/core). */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
 import { routeHref } from '../routes';
-import type { SessionSummary } from './api-types';
+import type { SessionSummary } from '@oneclaw/api-contract';
 import { SessionListItem } from './session-list-item';
 import { notifySessionsChanged, onSessionsChanged } from './sessions-changed';
 import './chat.css';

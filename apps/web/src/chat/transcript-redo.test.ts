@@ -1,16 +1,16 @@
 import { describe, expect, test } from '@jest/globals';
 import type { StreamEvent } from '../api/client';
-import type { MessageData, SessionView, StoredEvent } from './api-types';
+import type { MessageData, SessionView, StoredEvent } from '@oneclaw/api-contract';
 import { chatReducer, initialChatState, redoTargets, sessionTitle, transcriptFromEvents, transcriptFromMessages, type ChatAction, type ChatState } from './transcript';
 
 let revision = 0;
 function stored(type: string, data: unknown): StoredEvent {
   revision += 1;
-  return { type, data, metadata: { eventId: `e${revision}`, occurredAt: '2026-01-01T00:00:00Z' }, revision };
+  return { type, data, metadata: { eventId: `e${revision}`, occurredAt: '2026-01-01T00:00:00Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 }, streamId: 'session-s1', revision, position: revision };
 }
 const sent = (message: MessageData) => stored('MessageSent', message);
 const finished = (reason: string, detail = '') => stored('TurnFinished', { reason, detail, rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } });
-const view = (overrides: Partial<SessionView> = {}): SessionView => ({ sessionId: 's1', agentId: 'default', revision: 3, messages: [], loadedGroups: [], activeTools: [], turnInProgress: false, ...overrides });
+const view = (overrides: Partial<SessionView> = {}): SessionView => ({ sessionId: 's1', agentId: 'default', revision: 3, messages: [], supersededMessageIds: [], loadedGroups: [], activeTools: [], turnInProgress: false, title: null, summary: null, ...overrides });
 const sse = (event: string, data: unknown = {}): ChatAction => ({ type: 'sse', event: { event, data } as StreamEvent });
 const run = (state: ChatState, ...actions: ChatAction[]): ChatState => actions.reduce(chatReducer, state);
 const texts = (items: readonly { kind: string; text?: string; reason?: string }[]) => items.map((i) => (i.kind === 'turn-stop' ? `[${i.reason}]` : `${i.kind}: ${i.text ?? ''}`));

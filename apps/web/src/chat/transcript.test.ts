@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import type { StreamEvent } from '../api/client';
-import type { MessageData, SessionView, StoredEvent } from './api-types';
+import type { MessageData, SessionView, StoredEvent } from '@oneclaw/api-contract';
 import {
   chatReducer,
   initialChatState,
@@ -21,12 +21,12 @@ import {
 let revision = 0;
 function stored(type: string, data: unknown): StoredEvent {
   revision += 1;
-  return { type, data, metadata: { eventId: `e${revision}`, occurredAt: '2026-01-01T00:00:00Z' }, revision };
+  return { type, data, metadata: { eventId: `e${revision}`, occurredAt: '2026-01-01T00:00:00Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 }, streamId: 'session-s1', revision, position: revision };
 }
 const sent = (message: MessageData) => stored('MessageSent', message);
 
 function view(overrides: Partial<SessionView> = {}): SessionView {
-  return { sessionId: 's1', agentId: 'default', revision: 3, messages: [], loadedGroups: [], activeTools: [], turnInProgress: false, ...overrides };
+  return { sessionId: 's1', agentId: 'default', revision: 3, messages: [], supersededMessageIds: [], loadedGroups: [], activeTools: [], turnInProgress: false, title: null, summary: null, ...overrides };
 }
 
 function sse(event: string, data: unknown = {}): ChatAction {

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '../api/client';
-import type { AttachmentRef, MessageData, SessionView, StoredEvent, TurnStopReason } from './api-types';
+import type { AttachmentRef, MessageData, SessionView, StoredEvent, TurnStopReason } from '@oneclaw/api-contract';
 
 /**
  * What the chat shows, as one pure fold: the stored session (its event stream, read on load
@@ -72,7 +72,8 @@ export interface ToolItem {
 export interface TurnStopItem {
   readonly kind: 'turn-stop';
   readonly key: string;
-  readonly reason: TurnStopReason;
+  /** Also a reason newer than this bundle (shown as it is), or `cleared`. */
+  readonly reason: TurnStopReason | (string & {});
   readonly detail: string;
 }
 

@@ -1,4 +1,4 @@
-import type { ToolGroupView, ToolSourceView } from '../chat/api-types';
+import type { ToolGroupView, ToolSourceView } from '@oneclaw/api-contract';
 
 /**
  * The groups browser's pure parts: text search over groups, and each tool's description looked

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { seg } from '../api/client';
 import { useResource } from '../api/use-resource';
-import type { SessionView, ToolGroupView, ToolSourceView } from '../chat/api-types';
+import type { SessionView, ToolGroupView, ToolSourceView } from '@oneclaw/api-contract';
 import { asActionError, type ActionError } from '../chat/chat-store';
 import { CheckIcon, ChevronIcon } from '../icons/icons';
 import { routeHref } from '../routes';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { agentChanges, agentFormErrors, formOf, isDeletable, sourceLabel, toggleTool } from './agent-form';
 import { choiceValue } from './provider-model';
-import type { AgentView } from './settings-api';
+import type { AgentView } from '@oneclaw/api-contract';
 
-const agent: AgentView = { id: 'default', name: 'OneClaw', source: 'default', systemPrompt: 'You are OneClaw.', maxRounds: 20 };
+const agent: AgentView = { id: 'default', name: 'OneClaw', source: 'default', deletable: false, systemPrompt: 'You are OneClaw.', maxRounds: 20 };
 
 describe('agentChanges', () => {
   it('is empty when nothing changed, whitespace around the name included', () => {

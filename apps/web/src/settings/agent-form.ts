@@ -1,6 +1,6 @@
 /** Pure helpers of the Agents screen: the edit form's state and the PATCH it turns into. */
 import { choiceValue, parseChoice } from './provider-model';
-import type { AgentSource, AgentView } from './settings-api';
+import type { AgentSource, AgentView } from '@oneclaw/api-contract';
 
 export interface AgentForm {
   readonly name: string;
@@ -75,7 +75,8 @@ export function agentFormErrors(form: Pick<AgentForm, 'name' | 'systemPrompt'>):
  * The server says which agents can be deleted; a server that does not say allows it for agents
  * created through the configuration only (the default agent and agents.json are files).
  */
-export function isDeletable(agent: Pick<AgentView, 'deletable' | 'source'>): boolean {
+/** `deletable` is absent on servers that predate it: then only `config` agents are taken as deletable. */
+export function isDeletable(agent: Pick<AgentView, 'source'> & Partial<Pick<AgentView, 'deletable'>>): boolean {
   return agent.deletable ?? agent.source === 'config';
 }
 

@@ -5,7 +5,7 @@ import { useResource, type Reload } from '../api/use-resource';
 import { ActionStatus, useAction, type Action } from './action';
 import { agentChanges, agentFormErrors, formOf, isDeletable, sourceLabel, toggleTool, type AgentForm } from './agent-form';
 import { modelChoices, parseChoice } from './provider-model';
-import type { AgentsAnswer, AgentView, ProvidersAnswer, ToolsAnswer, ToolSourceView } from './settings-api';
+import type { AgentsAnswer, AgentView, ProvidersAnswer, ToolsAnswer, ToolSourceView } from '@oneclaw/api-contract';
 import { allToolNames } from './tools-view';
 import { LoadState } from './load-state';
 import { FieldError, invalidProps } from './field-error';

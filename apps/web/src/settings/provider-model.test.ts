@@ -11,7 +11,7 @@ import {
   parseChoice,
   type NewProviderForm,
 } from './provider-model';
-import type { ProviderView } from './settings-api';
+import type { ProviderView } from '@oneclaw/api-contract';
 
 const provider = (over: Partial<ProviderView>): ProviderView => ({
   providerId: 'p1',
@@ -21,6 +21,7 @@ const provider = (over: Partial<ProviderView>): ProviderView => ({
   isActive: true,
   definedBy: 'configuration',
   apiKey: 'not_set',
+  hasApiKey: false,
   models: [],
   ...over,
 });

@@ -1,5 +1,5 @@
 /** Pure helpers of the Providers screen: labels, the default-model choices, the add form's checks. */
-import type { ModelRef, ProviderKind, ProvidersAnswer, ProviderView } from './settings-api';
+import type { ModelRef, ProviderKind, ProvidersAnswer, ProviderView } from '@oneclaw/api-contract';
 
 export const KIND_LABELS: Readonly<Record<ProviderKind, string>> = {
   openai: 'OpenAI-compatible',

@@ -16,7 +16,8 @@ import {
   parseChoice,
   type NewProviderForm,
 } from './provider-model';
-import { PROVIDER_KINDS, type ProviderKind, type ProvidersAnswer, type ProviderView } from './settings-api';
+import type { ProviderKind, ProvidersAnswer, ProviderView } from '@oneclaw/api-contract';
+import { PROVIDER_KINDS } from './provider-kinds';
 import { LoadState } from './load-state';
 import { FieldError, invalidProps } from './field-error';
 

@@ -3,7 +3,7 @@ import { useApi } from '../api/api-context';
 import { seg, type ApiClient } from '../api/client';
 import { useResource } from '../api/use-resource';
 import { ActionStatus, useAction, type Action } from './action';
-import type { ToolGroupsAnswer, ToolGroupView, ToolsAnswer, ToolSourceView } from './settings-api';
+import type { ToolGroupsAnswer, ToolGroupView, ToolsAnswer, ToolSourceView } from '@oneclaw/api-contract';
 import { countLabel, countsOf, filterSources, groupsOfSource, sourceKindLabel, totalsOf } from './tools-view';
 import { LoadState } from './load-state';
 
@@ -16,7 +16,7 @@ async function loadTools(api: ApiClient, signal: AbortSignal): Promise<ToolsData
   const [tools, groups] = await Promise.all([
     api.get<ToolsAnswer>('/api/tools', { signal }),
     // Group names and descriptions dress the cards up; the tools are the screen.
-    api.get<ToolGroupsAnswer>('/api/tool-groups', { signal }).catch((): ToolGroupsAnswer => ({ groups: [] })),
+    api.get<ToolGroupsAnswer>('/api/tool-groups', { signal }).catch((): Pick<ToolGroupsAnswer, 'groups'> => ({ groups: [] })),
   ]);
   return { sources: tools.sources, groups: groups.groups };
 }

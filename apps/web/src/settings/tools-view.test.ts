@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ToolGroupView, ToolSourceView } from './settings-api';
+import type { ToolGroupView, ToolSourceView } from '@oneclaw/api-contract';
 import { allToolNames, countLabel, countsOf, filterSources, groupsOfSource, sourceKindLabel, totalsOf } from './tools-view';
 
 const builtIn: ToolSourceView = {
@@ -30,7 +30,7 @@ const broken: ToolSourceView = {
   tools: [{ name: 'word_count', description: 'Count words', group: 'my_tools', enabled: true }],
   problems: [{ severity: 'error', tool: 'bad_tool', message: "my_tools.json: tool 'bad_tool' skipped: function missing" }, { severity: 'warning', message: 'no _meta' }],
 };
-const groups: ToolGroupView[] = [{ name: 'google_drive', displayName: 'Google Drive', description: 'Drive files and folders', toolNames: [], enabled: true }];
+const groups: ToolGroupView[] = [{ name: 'google_drive', displayName: 'Google Drive', description: 'Drive files and folders', toolNames: [], enabled: true, source: { kind: 'js-built-in', fileName: 'google_drive.js' }, schemaTokens: 0 }];
 
 describe('counts and labels', () => {
   it('counts tools, enabled ones, errors and warnings of a file', () => {

@@ -2,7 +2,7 @@
  * Pure helpers of the Tools screen: tools grouped by the file they come from (the origin's JS
  * tool group settings: "google_drive.js (3 tools)"), the text filter, counts and labels.
  */
-import type { ToolGroupView, ToolSourceView } from './settings-api';
+import type { ToolGroupView, ToolSourceView } from '@oneclaw/api-contract';
 
 export function sourceKindLabel(kind: string): string {
   switch (kind) {

@@ -1,11 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import type { AgentSource } from '@oneclaw/api-contract';
 import { OneClawError, type AgentOverlay, type ConfigState, type ConfiguredAgent } from '@oneclaw/core';
 import type { ServerConfig } from '../server-config';
-
-/** Where an agent is defined: built in, in `<data>/agents.json`, or created through the configuration (create_agent). */
-export type AgentSource = 'default' | 'file' | 'config';
 
 /** An agent: who the model is told it is, which tools it may use and how long a turn may run (T5). */
 export interface Agent {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ModelView, ProviderView as ProviderApiView } from '@oneclaw/api-contract';
 import {
   configErrors,
   ENVIRONMENT_PROVIDER_ID,
@@ -16,32 +17,11 @@ import { configuredConnection, DEFAULT_BASE_URLS, KEY_VARIABLES, type Environmen
 import { fetchProviderModels, type ModelListFetcher } from './provider-model-list';
 import type { SecretStore } from './secret-store';
 
-/** A provider as the tools and the API show it; never its key, only whether there is one. */
-export interface ProviderView {
-  readonly providerId: string;
-  readonly name: string;
-  readonly kind: ProviderKind;
-  readonly apiBaseUrl: string;
-  readonly isActive: boolean;
-  /** `environment`: configured by environment variables, read-only here. */
-  readonly definedBy: 'environment' | 'configuration';
-  /**
-   * `set`: a key is stored on this server; `set_elsewhere`: a key was set through another replica
-   * (this one does not have it); `from_environment`: the variable named in `keyVariable`.
-   */
-  readonly apiKey: 'set' | 'not_set' | 'set_elsewhere' | 'from_environment';
-  readonly keyVariable?: string;
-}
-
-export interface ModelView {
-  readonly modelId: string;
-  readonly displayName?: string;
-  /** The context window the provider's model list states for it (compaction plans with it). */
-  readonly contextWindowTokens?: number;
-  /** `environment`: ONECLAW_MODEL (or the vendor default) of the environment provider. */
-  readonly source: 'environment' | 'fetched' | 'added';
-  readonly isDefault: boolean;
-}
+/**
+ * A provider as the tools and the API show it; never its key, only whether there is one. The
+ * API's view (the contract's) adds its models and `hasApiKey`: queries/provider-api-view.ts.
+ */
+export type ProviderView = Omit<ProviderApiView, 'hasApiKey' | 'models'>;
 
 /** An active provider ready to be called. */
 export interface UsableProvider extends ProviderConnection {

@@ -1,78 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
+import { ERROR_STATUS, type Problem } from '@oneclaw/api-contract';
 import { OneClawError } from '@oneclaw/core';
 import type { Logger } from '../logging/logger';
 import { ResourceNotFoundError } from './resource-not-found';
 
-/** HTTP status for each domain error code; an unlisted code is a 500. */
-const STATUS_BY_CODE: Readonly<Record<string, number>> = {
-  invalid_command: 400,
-  invalid_event: 400,
-  invalid_expected_revision: 400,
-  event_not_serializable: 400,
-  invalid_session_id: 400,
-  session_not_found: 404,
-  // Session management: a deleted session is gone (410); titles and searches are checked.
-  session_archived: 410,
-  title_empty: 400,
-  title_too_long: 400,
-  query_too_long: 400,
-  group_not_found: 404,
-  session_already_started: 409,
-  stream_revision_conflict: 409,
-  idempotency_conflict: 409,
-  group_not_loaded: 409,
-  unknown_tool_call: 409,
-  tool_call_mismatch: 409,
-  payload_too_large: 413,
-  unsupported_charset: 415,
-  unsupported_content_encoding: 415,
-  storage_unavailable: 503,
-  storage_corrupt: 503,
-  invalid_body: 400,
-  invalid_if_match: 400,
-  agent_not_found: 400,
-  unauthorized: 401,
-  turn_in_progress: 409,
-  duplicate_request: 409,
-  precondition_failed: 412,
-  rate_limited: 429,
-  provider_not_configured: 503,
-  validation_error: 400,
-  provider_not_found: 404,
-  read_only: 409,
-  not_found: 404,
-  // Configuration (settings screens, config routes).
-  model_not_found: 404,
-  tool_not_found: 404,
-  provider_inactive: 409,
-  cannot_disable: 409,
-  api_key_missing: 409,
-  unknown_key: 400,
-  web_ui_not_built: 404,
-  // A provider's own API failed while the server asked it something for the client (its model list).
-  provider_auth_failed: 502,
-  provider_rate_limited: 502,
-  provider_unavailable: 502,
-  provider_bad_request: 502,
-  provider_bad_response: 502,
-  provider_timeout: 504,
-  provider_cancelled: 504,
-  provider_context_too_long: 502,
-  // Attachments (docs/api.md, "Attachments").
-  attachment_type_unsupported: 415,
-  attachment_type_mismatch: 415,
-  attachment_too_large: 413,
-  attachment_empty: 400,
-  attachment_not_found: 400,
-  invalid_attachment_hash: 400,
-  // Retry and edit of the last turn (docs/events.md, "Retry and edit").
-  nothing_to_retry: 409,
-  nothing_to_edit: 409,
-  not_last_user_message: 409,
-  // SendMessage with neither text nor a file.
-  message_empty: 400,
-};
+/** HTTP status for each domain error code (the contract's table); an unlisted code is a 500. */
+const STATUS_BY_CODE: Readonly<Record<string, number>> = ERROR_STATUS;
 
 /**
  * 5xx domain errors whose message is guidance for the user (what to configure), not internals.
@@ -105,15 +39,6 @@ interface ExpressLikeResponse {
   setHeader(name: string, value: string): unknown;
   status(code: number): { type(contentType: string): { send(body: string): unknown } };
   end(): unknown;
-}
-
-export interface Problem {
-  readonly type: string;
-  readonly title: string;
-  readonly status: number;
-  readonly code: string;
-  readonly detail: string;
-  readonly [extra: string]: unknown;
 }
 
 /**

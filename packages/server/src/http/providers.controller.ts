@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { ModelsAnswer } from '@oneclaw/api-contract';
 import { AddProviderModelCommand } from '../config/commands/add-provider-model.command';
 import { CreateProviderCommand } from '../config/commands/create-provider.command';
 import { DeleteProviderModelCommand } from '../config/commands/delete-provider-model.command';
@@ -72,7 +73,7 @@ export class ProvidersController {
   @HttpCode(200)
   @ApiOperation({ summary: "FetchProviderModels: asks the provider's model-list API and records the list (models added by hand stay)" })
   @ApiHeader(idempotencyHeader)
-  async fetchModels(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+  async fetchModels(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string): Promise<ModelsAnswer> {
     return { models: await this.commands.execute(new FetchProviderModelsCommand(id, key)) };
   }
 
@@ -81,7 +82,7 @@ export class ProvidersController {
   @ApiOperation({ summary: "AddProviderModel: adds a model to the provider's list by hand" })
   @ApiBody({ schema: addModelBody })
   @ApiHeader(idempotencyHeader)
-  async addModel(@Param('id') id: string, @Body(new ValidateBody<AddModelBody>(addModelBody)) body: AddModelBody, @Headers('idempotency-key') key?: string) {
+  async addModel(@Param('id') id: string, @Body(new ValidateBody<AddModelBody>(addModelBody)) body: AddModelBody, @Headers('idempotency-key') key?: string): Promise<ModelsAnswer> {
     return { models: await this.commands.execute(new AddProviderModelCommand(id, body.modelId, body.displayName, key)) };
   }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { SessionsAnswer, TurnAnswer } from '@oneclaw/api-contract';
 import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { CancelTurnCommand } from '../sessions/commands/cancel-turn.command';
@@ -66,7 +67,7 @@ export class SessionsController {
 
   @Get()
   @ApiOperation({ summary: 'ListSessions: newest activity first, without deleted ones; q= keeps those whose title or message text holds each word (any case)' })
-  async list(@Query('q') q: unknown) {
+  async list(@Query('q') q: unknown): Promise<SessionsAnswer> {
     // ?q=a&q=b arrives as an array: one search box sends one q.
     const query = typeof q === 'string' ? q : Array.isArray(q) ? q.join(' ') : '';
     return { sessions: await this.queries.execute(new ListSessionsQuery(query)) };
@@ -143,7 +144,7 @@ export class SessionsController {
     if (!accept?.includes('text/event-stream')) {
       const result = await this.commands.execute(new SendMessageCommand(id, body.text ?? '', requestId, undefined, gone.signal, body.attachments));
       const session = await this.queries.execute(new GetSessionQuery(id));
-      sendJson(res, 200, { ...result, session });
+      sendJson(res, 200, { ...result, session } satisfies TurnAnswer);
       return;
     }
     const sse = new SseWriter(res);

@@ -1,3 +1,4 @@
+import type { TurnStreamEventName, TurnStreamEvents } from '@oneclaw/api-contract';
 import type { ServerResponse } from 'node:http';
 
 const HEARTBEAT_MS = 15_000;
@@ -16,7 +17,8 @@ export class SseWriter {
     return this.opened;
   }
 
-  send(event: string, data: unknown): void {
+  /** One event of a turn's stream, with the data the contract gives it (`data.type` is `event` for updates). */
+  send<E extends TurnStreamEventName>(event: E, data: TurnStreamEvents[E]): void {
     if (!this.opened) this.open();
     if (this.response.writableEnded) return;
     this.response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Put } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { ToolsAnswer } from '@oneclaw/api-contract';
 import { SetToolEnabledCommand } from '../config/commands/set-tool-enabled.command';
 import { ListToolGroupsQuery } from '../sessions/queries/list-tool-groups.query';
 import { ListToolsQuery } from '../sessions/queries/list-tools.query';
@@ -26,7 +27,7 @@ export class ToolsController {
 
   @Get('tools')
   @ApiOperation({ summary: 'ListTools: every tool, grouped by source file (settings screen)' })
-  async tools() {
+  async tools(): Promise<ToolsAnswer> {
     return { sources: await this.queries.execute(new ListToolsQuery()) };
   }
 

@@ -1,7 +1,7 @@
+import type { SessionView, TurnAnswer, TurnResult } from '@oneclaw/api-contract';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../logging/logger';
 import type { TurnObserver } from '../turns/turn-observer';
-import type { TurnResult } from '../turns/turn-runner';
 import { logServerFault, toProblem } from './problem-details.filter';
 import { SseWriter } from './sse-writer';
 
@@ -12,7 +12,7 @@ export interface TurnResponse {
   /** Runs the turn; `observer` is set when the client asked for text/event-stream. */
   readonly run: (observer: TurnObserver | undefined, signal: AbortSignal) => Promise<TurnResult>;
   /** The session view sent with a JSON answer. */
-  readonly session: () => Promise<unknown>;
+  readonly session: () => Promise<SessionView>;
 }
 
 /**
@@ -28,7 +28,7 @@ export async function respondWithTurn({ res, accept, logger, run, session }: Tur
   });
   if (!accept?.includes('text/event-stream')) {
     const result = await run(undefined, gone.signal);
-    const body = JSON.stringify({ ...result, session: await session() });
+    const body = JSON.stringify({ ...result, session: await session() } satisfies TurnAnswer);
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
     res.end(body);
     return;

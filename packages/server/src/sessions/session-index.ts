@@ -1,19 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { SessionSummary } from '@oneclaw/api-contract';
 import type { EventStore, RecordedEvent } from '@oneclaw/core';
 import { GlobalFollower } from '../persistence/global-follower';
 import { EVENT_STORE } from '../tokens';
 import { normalizeForSearch, searchTerms, SessionSearchText } from './session-search-text';
-
-export interface SessionSummary {
-  readonly sessionId: string;
-  readonly agentId: string;
-  readonly startedAt: string;
-  readonly lastActivityAt: string;
-  /** Revision of the session's last event. */
-  readonly revision: number;
-  /** The name the user gave (SessionRenamed), else the first user message since the last clear (as last edited; files only: their names), shortened. */
-  readonly title: string;
-}
 
 type Entry = { -readonly [K in keyof SessionSummary]: SessionSummary[K] } & {
   /** The first user message since the last clear, shortened (the title until a rename). */

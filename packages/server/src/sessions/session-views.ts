@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { SessionView } from '@oneclaw/api-contract';
 import { activeToolSet } from '@oneclaw/core';
 import { AgentDirectory } from '../agents/agent-directory';
 import { ToolRuntime } from '../tools/tool-runtime';
 import { TurnRegistry } from '../turns/turn-registry';
 import type { SessionSnapshot } from './session-repository';
-import type { SessionView } from './session-view';
 
 /** Builds the API's view of a session with the live catalogue, the agent's allow-list and the turn state. */
 @Injectable()

@@ -13,6 +13,7 @@ import {
   type TurnHost,
   type TurnStopReason,
 } from '@oneclaw/core';
+import type { TurnResult } from '@oneclaw/api-contract';
 import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw/tool-registry';
 import type { Agent, AgentDirectory } from '../agents/agent-directory';
 import type { ModelResolver, ResolvedModel } from '../config/model-resolver';
@@ -45,19 +46,6 @@ export interface TurnRequest {
    * last; a stale one is refused (`not_last_user_message`).
    */
   readonly redo?: { readonly kind: 'retry'; readonly messageId?: string } | { readonly kind: 'edit'; readonly messageId: string };
-}
-
-export interface TurnResult {
-  readonly turnId: string;
-  readonly reason: TurnStopReason | 'cleared' | 'compacted' | 'not_compacted';
-  readonly detail: string;
-  readonly rounds: number;
-  readonly usage: TokenUsage;
-  /** The assistant's last text of the turn. */
-  readonly reply: string;
-  readonly revision: number | 'no_stream';
-  /** `not_compacted` only: why (`nothing_to_compact`, `summary_failed`, `summary_empty`, `not_smaller`). */
-  readonly code?: string;
 }
 
 export interface TurnRunnerDeps {

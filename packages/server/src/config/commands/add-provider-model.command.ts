@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { ModelView } from '../provider-service';
+import type { ModelView } from '@oneclaw/api-contract';
 
 /** Adds a model to a provider's list by hand (for providers whose API does not list it). */
 export class AddProviderModelCommand extends Command<readonly ModelView[]> {

@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ConfigServices } from '../config-services';
-import type { ModelView } from '../provider-service';
+import type { ModelView } from '@oneclaw/api-contract';
 import { AddProviderModelCommand } from './add-provider-model.command';
 import { requestOrigin } from './request-origin';
 

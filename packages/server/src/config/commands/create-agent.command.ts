@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { AgentView } from '../queries/agent-view';
+import type { AgentView } from '@oneclaw/api-contract';
 
 /** Creates an agent in the configuration; a session can start with it at once. */
 export class CreateAgentCommand extends Command<AgentView> {

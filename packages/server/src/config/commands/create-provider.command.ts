@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { ProviderKind } from '@oneclaw/core';
-import type { ProviderApiView } from '../queries/provider-api-view';
+import type { ProviderView as ProviderApiView } from '@oneclaw/api-contract';
 
 /** Adds a provider; a key given with it goes to the secret store (never into events), as SetProviderApiKey does. */
 export class CreateProviderCommand extends Command<ProviderApiView> {

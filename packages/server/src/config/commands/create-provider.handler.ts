@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ConfigServices } from '../config-services';
-import { currentProviderApiView, type ProviderApiView } from '../queries/provider-api-view';
+import type { ProviderView as ProviderApiView } from '@oneclaw/api-contract';
+import { currentProviderApiView } from '../queries/provider-api-view';
 import { CreateProviderCommand } from './create-provider.command';
 import { recordedEarlier, requestOrigin } from './request-origin';
 

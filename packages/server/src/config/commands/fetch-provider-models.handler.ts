@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ConfigServices } from '../config-services';
-import type { ModelView } from '../provider-service';
+import type { ModelView } from '@oneclaw/api-contract';
 import { FetchProviderModelsCommand } from './fetch-provider-models.command';
 import { recordedEarlier, requestOrigin } from './request-origin';
 

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { AgentChanges } from '@oneclaw/core';
-import type { AgentView } from '../queries/agent-view';
+import type { AgentView } from '@oneclaw/api-contract';
 
 /**
  * Changes an agent; `null` clears an optional field. The default agent and agents of agents.json

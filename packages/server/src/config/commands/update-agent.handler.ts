@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ConfigServices } from '../config-services';
-import { agentView, type AgentView } from '../queries/agent-view';
+import type { AgentView } from '@oneclaw/api-contract';
+import { agentView } from '../queries/agent-view';
 import { requestOrigin } from './request-origin';
 import { UpdateAgentCommand } from './update-agent.command';
 

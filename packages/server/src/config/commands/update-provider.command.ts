@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { ProviderApiView } from '../queries/provider-api-view';
+import type { ProviderView as ProviderApiView } from '@oneclaw/api-contract';
 
 /** Changes a configured provider's name, base URL or whether it is active; the environment provider is read-only. */
 export class UpdateProviderCommand extends Command<ProviderApiView> {

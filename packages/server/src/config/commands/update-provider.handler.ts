@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ConfigServices } from '../config-services';
-import { providerApiView, type ProviderApiView } from '../queries/provider-api-view';
+import type { ProviderView as ProviderApiView } from '@oneclaw/api-contract';
+import { providerApiView } from '../queries/provider-api-view';
 import { requestOrigin } from './request-origin';
 import { UpdateProviderCommand } from './update-provider.command';
 

@@ -1,23 +1,7 @@
-import type { Agent, AgentSource } from '../../agents/agent-directory';
+import type { AgentView } from '@oneclaw/api-contract';
+import type { Agent } from '../../agents/agent-directory';
 
-/** An agent as the HTTP API shows it: everything a settings screen edits, and whether it may be deleted. */
-export interface AgentView {
-  readonly id: string;
-  readonly name: string;
-  readonly description?: string;
-  /** default, file (agents.json) or config (created through the API or create_agent): docs/configuration.md */
-  readonly source: AgentSource;
-  /** Only agents of the configuration can be deleted; the others can be changed (an overlay kept in the `config` stream). */
-  readonly deletable: boolean;
-  readonly systemPrompt: string;
-  readonly preferredProviderId?: string;
-  readonly preferredModelId?: string;
-  readonly maxRounds: number;
-  /** From agents.json only. */
-  readonly model?: string;
-  readonly allowedTools?: readonly string[];
-}
-
+/** An agent as the HTTP API shows it (the contract's AgentView): only agents of the configuration may be deleted. */
 export function agentView(a: Agent): AgentView {
   return {
     id: a.id,

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { AgentView } from './agent-view';
+import type { AgentsAnswer } from '@oneclaw/api-contract';
 
 /** Every agent: the default one, those of agents.json and those of the configuration, caught up with other replicas. */
-export class ListAgentsQuery extends Query<{ readonly agents: readonly AgentView[] }> {}
+export class ListAgentsQuery extends Query<AgentsAnswer> {}

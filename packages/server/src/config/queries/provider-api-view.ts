@@ -1,16 +1,13 @@
+import type { ProviderView as ProviderApiView } from '@oneclaw/api-contract';
 import { configErrors } from '@oneclaw/core';
-import type { ModelView, ProviderService, ProviderView } from '../provider-service';
+import type { ProviderService, ProviderView } from '../provider-service';
 
 /**
- * A provider as the HTTP API shows it: the service's view (never the key) with its models, and
- * `hasApiKey` for screens that only need a yes or no. `hasApiKey` is true when this server can
- * use a key (`apiKey` is `set` or `from_environment`); a key set through another replica does not
- * count, as this server cannot send it.
+ * A provider as the HTTP API shows it (the contract's ProviderView): the service's view (never
+ * the key) with its models, and `hasApiKey`, true when this server can use a key (`apiKey` is
+ * `set` or `from_environment`); a key set through another replica does not count, as this server
+ * cannot send it.
  */
-export interface ProviderApiView extends ProviderView {
-  readonly hasApiKey: boolean;
-  readonly models: readonly ModelView[];
-}
 
 export async function providerApiView(providers: ProviderService, view: ProviderView): Promise<ProviderApiView> {
   return { ...view, hasApiKey: view.apiKey === 'set' || view.apiKey === 'from_environment', models: await providers.models(view.providerId) };

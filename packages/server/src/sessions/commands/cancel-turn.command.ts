@@ -1,6 +1,7 @@
 import { Command } from '@nestjs/cqrs';
+import type { CancelAnswer } from '@oneclaw/api-contract';
 
-export class CancelTurnCommand extends Command<{ readonly cancelled: boolean }> {
+export class CancelTurnCommand extends Command<CancelAnswer> {
   constructor(readonly sessionId: string) {
     super();
   }

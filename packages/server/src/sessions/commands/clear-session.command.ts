@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { SessionView } from '../session-view';
+import type { SessionView } from '@oneclaw/api-contract';
 
 export class ClearSessionCommand extends Command<SessionView> {
   constructor(

@@ -1,13 +1,8 @@
 import { Command } from '@nestjs/cqrs';
-import type { SessionView } from '../session-view';
+import type { CompactAnswer } from '@oneclaw/api-contract';
 
 /** What a compaction did: `compacted` false (with `code`) leaves the conversation as it was. */
-export interface CompactSessionResult {
-  readonly compacted: boolean;
-  readonly code?: string;
-  readonly detail: string;
-  readonly session: SessionView;
-}
+export type CompactSessionResult = CompactAnswer;
 
 export class CompactSessionCommand extends Command<CompactSessionResult> {
   constructor(readonly sessionId: string) {

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
+import type { TurnResult } from '@oneclaw/api-contract';
 import type { TurnObserver } from '../../turns/turn-observer';
-import type { TurnResult } from '../../turns/turn-runner';
 
 /** Replaces the last user message with new text (UserMessageEdited) and runs its turn; streams like SendMessage. */
 export class EditMessageCommand extends Command<TurnResult> {

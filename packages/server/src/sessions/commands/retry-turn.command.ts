@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
+import type { TurnResult } from '@oneclaw/api-contract';
 import type { TurnObserver } from '../../turns/turn-observer';
-import type { TurnResult } from '../../turns/turn-runner';
 
 /** Runs the last turn again for the last user message (TurnRetried); streams like SendMessage. */
 export class RetryTurnCommand extends Command<TurnResult> {

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
+import type { TurnResult } from '@oneclaw/api-contract';
 import type { TurnObserver } from '../../turns/turn-observer';
-import type { TurnResult } from '../../turns/turn-runner';
 
 /** A user message: runs one agent turn (or clears the session when the text is exactly `/clear`). */
 export class SendMessageCommand extends Command<TurnResult> {

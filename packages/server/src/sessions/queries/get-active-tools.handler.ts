@@ -1,8 +1,9 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { ActiveTools } from '@oneclaw/api-contract';
 import { ToolRuntime } from '../../tools/tool-runtime';
 import { SessionRepository } from '../session-repository';
 import { SessionViews } from '../session-views';
-import { GetActiveToolsQuery, type ActiveTools } from './get-active-tools.query';
+import { GetActiveToolsQuery } from './get-active-tools.query';
 
 @QueryHandler(GetActiveToolsQuery)
 export class GetActiveToolsHandler implements IQueryHandler<GetActiveToolsQuery> {

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
-import type { RecordedEvent } from '@oneclaw/core';
+import type { SessionEvents } from '@oneclaw/api-contract';
 
-export class GetSessionEventsQuery extends Query<{ readonly sessionId: string; readonly events: readonly RecordedEvent[] }> {
+export class GetSessionEventsQuery extends Query<SessionEvents> {
   constructor(readonly sessionId: string) {
     super();
   }

@@ -1,9 +1,10 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { ToolGroupsAnswer, ToolGroupView } from '@oneclaw/api-contract';
 import { activeToolSet, initialSessionState, type SessionState } from '@oneclaw/core';
 import type { ProviderName } from '@oneclaw/tool-registry';
 import { ConfigServices } from '../../config/config-services';
 import { ToolRuntime } from '../../tools/tool-runtime';
-import { ListToolGroupsQuery, type SchemaTokenTotals, type ToolGroupView } from './list-tool-groups.query';
+import { ListToolGroupsQuery } from './list-tool-groups.query';
 
 @QueryHandler(ListToolGroupsQuery)
 export class ListToolGroupsHandler implements IQueryHandler<ListToolGroupsQuery> {
@@ -12,7 +13,7 @@ export class ListToolGroupsHandler implements IQueryHandler<ListToolGroupsQuery>
     private readonly config: ConfigServices,
   ) {}
 
-  async execute(): Promise<{ readonly groups: readonly ToolGroupView[]; readonly schemaTokens: SchemaTokenTotals }> {
+  async execute(): Promise<ToolGroupsAnswer> {
     const registry = this.tools.registry;
     const format = this.defaultFormat();
     // The agent loop's own path (active set, then the payload memo), so these match what ModelRequested records.

@@ -1,6 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { ToolSourceView, ToolView } from '@oneclaw/api-contract';
 import { ToolRuntime } from '../../tools/tool-runtime';
-import { ListToolsQuery, type ToolSourceView, type ToolView } from './list-tools.query';
+import { ListToolsQuery } from './list-tools.query';
 
 const BUILT_IN_FILE = 'built-in';
 

@@ -1,5 +1,6 @@
 import { builtinTool, type Tool } from '@oneclaw/tool-registry';
-import type { ModelView, ProviderService } from '../../../config/provider-service';
+import type { ModelView } from '@oneclaw/api-contract';
+import type { ProviderService } from '../../../config/provider-service';
 import { json, toolOrigin } from './tool-origin';
 
 const providerId = { type: 'string', minLength: 1, maxLength: 200, description: 'The provider id, as list_providers shows it (env: the provider set by environment variables).' } as const;
