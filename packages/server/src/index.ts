@@ -3,8 +3,6 @@ export { configureApp } from './configure-app';
 export { AppModule, type AppOptions } from './app.module';
 export { loadServerConfig, secretsOf, type ServerConfig, type ProviderConfig } from './server-config';
 export { openEventStore } from './persistence/open-event-store';
-export { SqliteEventStore, type SqliteEventStoreOptions, type SqliteConnectionInfo } from './persistence/sqlite-event-store';
-export { KurrentDbEventStore } from './persistence/kurrentdb-event-store';
 export { createModelProvider } from '@oneclaw/model-providers';
 export type { ModelProvider, ModelRequest, ModelResponse, ChatMessage } from '@oneclaw/model-providers';
 export { createLogger, type Logger } from './logging/logger';

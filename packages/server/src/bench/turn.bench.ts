@@ -19,12 +19,11 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type { RecordedEvent } from '@oneclaw/core';
+import { SqliteEventStore, sqliteVersion } from '@oneclaw/event-store-sqlite';
 import { createBridgeHost, InProcessJsRunner, type ClosableBridgeHost, type JsRunner } from '@oneclaw/js-tools';
 import { BUILTIN_JS_LIB_FOLDER } from '@oneclaw/tools-assets';
-import Database from 'better-sqlite3';
 import { DEFAULT_AGENT_ID } from '../agents/agent-directory';
 import { ConfigServices } from '../config/config-services';
-import { SqliteEventStore } from '../persistence/sqlite-event-store';
 import { createModelProvider } from '@oneclaw/model-providers';
 import { SecretRedactor } from '../security/secret-redactor';
 import { loadServerConfig, secretsOf } from '../server-config';
@@ -403,10 +402,9 @@ function splitTable(turns: Turns, restLabel: string): string[] {
 async function main(): Promise<void> {
   const began = performance.now();
   const cpus = os.cpus();
-  const sqliteVersion = new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get() as string;
   console.log(
     `F5 turn overhead, ${new Date().toISOString()} · ${cpus[0]?.model ?? 'unknown CPU'} · ${cpus.length} cores · Node ${process.version} · ` +
-      `SQLite ${sqliteVersion} (WAL, synchronous=FULL, ${os.tmpdir()})`,
+      `SQLite ${sqliteVersion()} (WAL, synchronous=FULL, ${os.tmpdir()})`,
   );
   console.log(
     `fake model: OpenAI-compatible SSE on loopback, own worker thread; reply 1 = get_current_time call, reply 2 = "${INSTANT_TEXT}". ` +

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { activeToolSet, executeSessionCommand, type AuditTrail, type SessionCommand } from '@oneclaw/core';
 import { steppingClock, testCatalogue } from '@oneclaw/core/testing';
-import { SqliteEventStore } from '../persistence/sqlite-event-store';
+import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { EXIT, runCli } from './oneclaw';
 
 /** Collects what the CLI writes, as the terminal would show it. */

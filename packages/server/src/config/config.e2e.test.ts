@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
-import { SqliteEventStore } from '../persistence/sqlite-event-store';
+import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { fakeReply, startFakeModelServer, type FakeModelServer, type RecordedRequest } from '@oneclaw/model-providers/testing';
 import { startTestServer, type TestServer } from '../testing/test-server';
 

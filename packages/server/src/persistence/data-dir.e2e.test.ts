@@ -22,6 +22,8 @@ function startServer(env: Record<string, string>): Promise<Exit> {
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
+// Each test starts the server compiled from source (twice in the first): Jest's 5 s default timed
+// out on a busy 2-core machine. The budget only bounds a hang; nothing here measures time.
 describe('server start with an unusable ONECLAW_DATA_DIR', () => {
   let root: string;
 
@@ -45,7 +47,7 @@ describe('server start with an unusable ONECLAW_DATA_DIR', () => {
       expect(exit.output).not.toContain('listening on');
     }
     expect(readFileSync(file, 'utf8')).toBe('not a directory\n');
-  });
+  }, 60_000);
 
   it('a data dir below a file names that file', async () => {
     root = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-data-parent-'));
@@ -57,5 +59,5 @@ describe('server start with an unusable ONECLAW_DATA_DIR', () => {
     expect(exit.output).toContain(
       `[data_dir_unusable]: The data directory ${dataDir} (ONECLAW_DATA_DIR) cannot be created: ${file} on its path is a file, not a directory. Set ONECLAW_DATA_DIR to a directory (it is created when missing) whose parents are directories.`,
     );
-  });
+  }, 60_000);
 });

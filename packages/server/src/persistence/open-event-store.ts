@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { EventStore } from '@oneclaw/core';
+import { KurrentDbEventStore } from '@oneclaw/event-store-kurrentdb';
+import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import type { ServerConfig } from '../server-config';
 import { ensureDataDir } from './data-dir';
-import { KurrentDbEventStore } from './kurrentdb-event-store';
-import { SqliteEventStore } from './sqlite-event-store';
 
 /** The store the config names: KurrentDB when a connection string is set, else one SQLite file in the data directory. */
 export async function openEventStore(config: ServerConfig): Promise<EventStore> {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { replay, SCHEDULED_TASKS_STREAM_ID, type RecordedEvent } from '@oneclaw/core';
-import { SqliteEventStore } from '../persistence/sqlite-event-store';
+import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { startFakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { callServer, ServerProcessGroup, waitFor } from '../testing/server-process';
 import { ScheduledTaskService } from './scheduled-task-service';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SCHEDULED_TASKS_STREAM_ID } from '@oneclaw/core';
-import { SqliteEventStore } from '../persistence/sqlite-event-store';
+import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { ScheduledTaskService } from './scheduled-task-service';
 import type { TaskRunLauncher, TaskRunRequest } from './task-run-launcher';
 import { TaskScheduler } from './task-scheduler';

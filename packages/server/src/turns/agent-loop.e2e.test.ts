@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { activeToolSet, executeSessionCommand, replay, type RecordedEvent, type SessionCommand } from '@oneclaw/core';
 import { testCatalogue } from '@oneclaw/core/testing';
-import { SqliteEventStore } from '../persistence/sqlite-event-store';
+import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { FakeGoogleApi, registerGmailRoutes } from '@oneclaw/tools-assets/testing';
 import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { startTestServer, type SseEvent, type TestServer } from '../testing/test-server';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
-import { SqliteEventStore } from '../../../persistence/sqlite-event-store';
+import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { SessionRepository } from '../../../sessions/session-repository';
 import { HistoryIndex, snippetOf } from './history-index';
 import { MemoryFile } from './memory-file';

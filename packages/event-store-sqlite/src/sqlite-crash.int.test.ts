@@ -10,7 +10,7 @@ import { SqliteEventStore } from './sqlite-event-store';
 
 // Children run the TypeScript source through a small @swc/core require hook (see
 // scripts/register-typescript.js), so these tests always exercise the code in src/, never a stale dist/.
-const LOADER = path.resolve(__dirname, '../../../../scripts/register-typescript.js');
+const LOADER = path.resolve(__dirname, '../../../scripts/register-typescript.js');
 const WRITER = path.join(__dirname, 'sqlite-crash-writer.fixture.ts');
 const KILL_RUNS = 25;
 // Root ignores file permissions, so permission tests run their child as `nobody` when we are root.

@@ -4,7 +4,7 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import { FORWARDS, KurrentDBClient, START, UnavailableError, jsonEvent, type RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
 import { PayloadTooLargeError, StorageUnavailableError, StreamRevisionConflictError } from '@oneclaw/core';
 import { describeEventStoreContract, testEvent } from '@oneclaw/core/testing';
-import { startFakeKurrentDb, type FakeKurrentDb } from '../testing/fake-kurrentdb';
+import { startFakeKurrentDb, type FakeKurrentDb } from './testing';
 import { KurrentDbConfigError, toStoreError } from './kurrentdb-errors';
 import { kurrentEventId, ONECLAW_EVENT_ID_NAMESPACE, uuidV5 } from './kurrentdb-event-ids';
 import { KurrentDbEventStore, type KurrentDbEventStoreOptions } from './kurrentdb-event-store';

@@ -1,13 +1,12 @@
 /**
  * SqliteEventStore vs InMemoryEventStore, side by side in one run:
- *   pnpm --filter @oneclaw/server bench   (node dist/persistence/event-store.bench.js)
+ *   pnpm --filter @oneclaw/event-store-sqlite bench   (node dist/bench/event-store.bench.js)
  * (a) single-event appends with an exact expected revision; (b) reading and replaying a
  * 10,000-event session into the active tool set. Prints a markdown table for docs/.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
 import {
   InMemoryEventStore,
   activeToolSet,
@@ -25,7 +24,8 @@ import {
   type ToolCatalogue,
 } from '@oneclaw/core';
 import type { Task } from 'tinybench' with { 'resolution-mode': 'import' };
-import { SqliteEventStore } from './sqlite-event-store';
+import { SqliteEventStore } from '../sqlite-event-store';
+import { sqliteVersion } from '../sqlite-version';
 
 const SESSION_EVENTS = 10_000;
 
@@ -166,10 +166,9 @@ async function main(): Promise<void> {
     }
 
     const cpus = os.cpus();
-    const sqliteVersion = new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get() as string;
     console.log(
       `Event store bench, ${new Date().toISOString()} · ${cpus[0]?.model ?? 'unknown CPU'} · ${cpus.length} cores · Node ${process.version} · ` +
-        `SQLite ${sqliteVersion}, WAL, synchronous=FULL, file in ${os.tmpdir()}`,
+        `SQLite ${sqliteVersion()}, WAL, synchronous=FULL, file in ${os.tmpdir()}`,
     );
     console.log();
     console.log(table(rows));

@@ -1,0 +1,3 @@
+// The embedded, default EventStore adapter (docs/event-store.md).
+export { SqliteEventStore, type SqliteConnectionInfo, type SqliteEventStoreOptions } from './sqlite-event-store';
+export { sqliteVersion } from './sqlite-version';
