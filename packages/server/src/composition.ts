@@ -23,12 +23,15 @@ export interface RuntimeOptions {
   readonly config: ServerConfig;
   /** Opened by the caller first: a store that fails to open must not leave sandbox workers running. */
   readonly store: EventStore;
-  /** The bearer token: a secret the redactor learns like the provider keys. */
+  /** The bearer token every API call must carry (see security/api-token.ts); the redactor learns it like the provider keys. */
   readonly apiToken: string;
   readonly logger: Logger;
   /** Overrides the worker-thread sandbox (tests and benchmarks run tools in process). */
   readonly toolRunner?: JsRunner;
-  /** The logger's redactor, so secrets learnt at run time are scrubbed from log lines too; a new one otherwise. */
+  /**
+   * The logger's redactor, so secrets learnt at run time (a provider key, a tool env value) are
+   * scrubbed from log lines too; a new one otherwise.
+   */
   readonly redactor?: SecretRedactor;
 }
 
