@@ -5,6 +5,7 @@ export { byteSize } from './byte-size';
 export type { EventEnvelope, EventMetadata, RecordedEvent } from './events/event-envelope';
 export { stampEvents, type EventDraft, type StampContext } from './aggregate/stamp-events';
 export { foldAggregate, type Aggregate } from './aggregate/aggregate';
+export type { Decider, DecisionContext } from './aggregate/decider';
 export * from './events/session-events';
 export { asSessionEvent, isAttachmentRef } from './events/session-event-guards';
 
@@ -15,7 +16,8 @@ export { judgeOpenTurn, type AskingServer, type OpenTurnVerdict } from './sessio
 export { uniqueCallIds, MISSING_TOOL_NAME, type CallNaming, type NamedCalls } from './session/unique-call-ids';
 export { fitReply, cutArgumentsMarker, type FittedReply, type ReplyParts } from './session/fit-reply';
 export { SessionRuleError, sessionErrors } from './session/session-errors';
-export { decide, type DecideContext } from './session/decide';
+export { decide, decideSession, type DecideContext, type SessionDecisionContext } from './session/decide';
+export { sessionDecider } from './session/session-decider';
 export { allowedCuts, isAllowedCut, chooseCompactionBoundary } from './session/compaction-boundary';
 export { modelConversation, type ModelConversation } from './session/model-conversation';
 export { evolve, replay, catchUp } from './session/evolve';

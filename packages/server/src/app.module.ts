@@ -1,4 +1,4 @@
-import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
@@ -28,6 +28,7 @@ import { ListAgentsHandler } from './config/queries/list-agents.handler';
 import { ListEnvVarsHandler } from './config/queries/list-env-vars.handler';
 import { ListProvidersHandler } from './config/queries/list-providers.handler';
 import { AttachmentStore } from './attachments/attachment-store';
+import { composeRuntime, type Runtime } from './composition';
 import { AgentsController } from './http/agents.controller';
 import { AttachmentsController } from './http/attachments.controller';
 import { ConfigController } from './http/config.controller';
@@ -43,7 +44,7 @@ import { TaskScheduler } from './scheduled-tasks/task-scheduler';
 import { API_TOKEN, BearerAuthGuard } from './security/bearer-auth.guard';
 import { ClientThrottlerGuard, TRUST_PROXY } from './security/client-tracker';
 import { SecretRedactor } from './security/secret-redactor';
-import { secretsOf, type ServerConfig } from './server-config';
+import type { ServerConfig } from './server-config';
 import { CancelTurnHandler } from './sessions/commands/cancel-turn.handler';
 import { ClearSessionHandler } from './sessions/commands/clear-session.handler';
 import { CompactSessionHandler } from './sessions/commands/compact-session.handler';
@@ -66,7 +67,7 @@ import { ListToolsHandler } from './sessions/queries/list-tools.handler';
 import { SessionIndex } from './sessions/session-index';
 import { SessionRepository } from './sessions/session-repository';
 import { SessionViews } from './sessions/session-views';
-import { EVENT_STORE, LOGGER, SERVER_CONFIG } from './tokens';
+import { EVENT_STORE, LOGGER, RUNTIME, SERVER_CONFIG } from './tokens';
 import { ToolRuntime } from './tools/tool-runtime';
 import { CutOffTurns } from './turns/cut-off-turns';
 import { CutOffTurnsLifecycle } from './turns/cut-off-turns-lifecycle';
@@ -132,6 +133,11 @@ const queryHandlers = [
   ListAgentsHandler,
 ];
 
+/** Serves one object of the composed runtime under its class, for Nest to inject. */
+function fromRuntime<T>(provide: { prototype: T }, pick: (runtime: Runtime) => T): Provider {
+  return { provide: provide as Type<T>, inject: [RUNTIME], useFactory: pick };
+}
+
 /**
  * Closes what the app opened, in reverse order. Running turns are cancelled before the HTTP
  * server closes (it waits for open streams), so each records its stop and its stream ends.
@@ -175,107 +181,23 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ClientThrottlerGuard },
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: EVENT_STORE, useFactory: () => options.eventStore ?? openEventStore(config) },
-        {
-          provide: SecretRedactor,
-          useFactory: () => {
-            const redactor = options.redactor ?? new SecretRedactor();
-            for (const secret of [...secretsOf(config), options.apiToken]) redactor.add(secret);
-            return redactor;
-          },
-        },
-        {
-          // Before the tools (the config tools and create_agent need it); started by ConfigLifecycle.
-          provide: ConfigServices,
-          inject: [EVENT_STORE, SecretRedactor],
-          useFactory: (store: EventStore, redactor: SecretRedactor) =>
-            ConfigServices.create({ config, store, redactor, onLog: (level, message) => options.logger[level]({ component: 'config' }, message) }),
-        },
-        {
-          // Before the tools (they need it); it gets the TurnRunner at bootstrap (ScheduledTasksLifecycle).
-          provide: ScheduledTaskService,
-          inject: [EVENT_STORE, SecretRedactor, ConfigServices],
-          useFactory: (store: EventStore, redactor: SecretRedactor, configServices: ConfigServices) =>
-            new ScheduledTaskService({
-              store,
-              // The `timezone` setting (set_config), else ONECLAW_TIMEZONE / the system zone.
-              timeZone: () => configServices.settings.timeZone(),
-              redact: (text) => redactor.redactText(text),
-              log: (level, message) => options.logger[level]({ component: 'scheduled-tasks' }, message),
-            }),
-        },
-        {
-          provide: TaskScheduler,
-          inject: [ScheduledTaskService],
-          useFactory: (service: ScheduledTaskService) =>
-            new TaskScheduler({ service, log: (level, message) => options.logger[level]({ component: 'scheduled-tasks' }, message) }),
-        },
-        { provide: AttachmentStore, useFactory: () => new AttachmentStore(config.attachmentsDir, { maxBytes: config.attachmentMaxBytes }) },
-        {
-          provide: ToolRuntime,
-          // After the store: a store that fails to open (corrupt, unreachable) must not leave sandbox workers running.
-          inject: [EVENT_STORE, ScheduledTaskService, ConfigServices, AttachmentStore],
-          useFactory: (store: EventStore, scheduledTasks: ScheduledTaskService, configServices: ConfigServices, attachments: AttachmentStore) =>
-            ToolRuntime.start(config, {
-              store,
-              scheduledTasks,
-              config: configServices,
-              attachments,
-              ...(options.toolRunner ? { runner: options.toolRunner } : {}),
-              onLog: (level, message) => options.logger[level]({ component: 'tools' }, message),
-            }),
-        },
-        { provide: AgentDirectory, inject: [ConfigServices], useFactory: (configServices: ConfigServices) => configServices.agents },
-        TurnRegistry,
-        {
-          provide: SessionRepository,
-          inject: [EVENT_STORE, ToolRuntime],
-          useFactory: (store: EventStore, tools: ToolRuntime) => new SessionRepository(store, tools.registry),
-        },
-        { provide: ServerIdentity, useFactory: () => new ServerIdentity(config.replicaId, config.turnSilenceLimitMs) },
-        {
-          provide: CutOffTurns,
-          inject: [SessionIndex, SessionRepository, TurnRegistry, ServerIdentity],
-          useFactory: (index: SessionIndex, sessions: SessionRepository, turns: TurnRegistry, identity: ServerIdentity) =>
-            new CutOffTurns({ index, sessions, turns, identity, log: (level, message) => options.logger[level]({ component: 'turns' }, message) }),
-        },
-        {
-          provide: ConversationCompactor,
-          inject: [SessionRepository, SecretRedactor],
-          useFactory: (sessions: SessionRepository, redactor: SecretRedactor) =>
-            new ConversationCompactor({ sessions, redactor, ...(config.contextWindowTokens !== undefined ? { contextWindowTokens: config.contextWindowTokens } : {}) }),
-        },
-        {
-          provide: TurnRunner,
-          inject: [SessionRepository, ToolRuntime, AgentDirectory, TurnRegistry, SecretRedactor, ConfigServices, CutOffTurns, ServerIdentity, ConversationCompactor, AttachmentStore],
-          useFactory: (
-            sessions: SessionRepository,
-            tools: ToolRuntime,
-            agents: AgentDirectory,
-            turns: TurnRegistry,
-            redactor: SecretRedactor,
-            configServices: ConfigServices,
-            cutOffTurns: CutOffTurns,
-            identity: ServerIdentity,
-            compactor: ConversationCompactor,
-            attachments: AttachmentStore,
-          ) =>
-            new TurnRunner({
-              sessions,
-              tools,
-              agents,
-              turns,
-              redactor,
-              models: configServices.models,
-              toolEnv: () => configServices.envVars.toolEnv(),
-              cutOffTurns,
-              identity,
-              maxAppendBytes: config.maxAppendBytes,
-              compactor,
-              attachments,
-            }),
-        },
+        // Every long-lived object, built in order by one function (composition.ts: the order and the one cycle).
+        { provide: RUNTIME, inject: [EVENT_STORE], useFactory: (store: EventStore) => composeRuntime({ ...options, store }) },
+        fromRuntime(SecretRedactor, (r) => r.redactor),
+        fromRuntime(ConfigServices, (r) => r.config),
+        fromRuntime(ScheduledTaskService, (r) => r.scheduledTasks),
+        fromRuntime(TaskScheduler, (r) => r.scheduler),
+        fromRuntime(AttachmentStore, (r) => r.attachments),
+        fromRuntime(ToolRuntime, (r) => r.tools),
+        fromRuntime(AgentDirectory, (r) => r.agents),
+        fromRuntime(TurnRegistry, (r) => r.turns),
+        fromRuntime(SessionRepository, (r) => r.sessions),
+        fromRuntime(ServerIdentity, (r) => r.identity),
+        fromRuntime(SessionIndex, (r) => r.sessionIndex),
+        fromRuntime(CutOffTurns, (r) => r.cutOffTurns),
+        fromRuntime(ConversationCompactor, (r) => r.compactor),
+        fromRuntime(TurnRunner, (r) => r.runner),
         SessionViews,
-        SessionIndex,
         Lifecycle,
         CutOffTurnsLifecycle,
         ConfigLifecycle,

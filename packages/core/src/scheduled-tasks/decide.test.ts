@@ -1,33 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
-import { foldAggregate } from '../aggregate/aggregate';
-import { stampEvents } from '../aggregate/stamp-events';
-import { deterministicIds } from '../ids';
-import { decideScheduledTasks, MAX_RUN_DETAIL_CHARS } from './decide';
-import type { ScheduledTaskCommand, ScheduleTask } from './scheduled-task-commands';
-import type { ScheduledTaskEvent } from './scheduled-task-events';
-import { initialScheduledTasksState, type ScheduledTask, type ScheduledTasksState } from './scheduled-task-state';
+import { deciderScenario } from '../testing/decider-scenario';
+import { MAX_RUN_DETAIL_CHARS } from './decide';
+import type { ScheduleTask } from './scheduled-task-commands';
+import type { ScheduledTask } from './scheduled-task-state';
 import { scheduledTasksAggregate } from './scheduled-tasks-aggregate';
 
 const ZONE = 'Europe/Berlin';
 /** 2026-03-01 09:00 in Berlin. */
 const NOW = '2026-03-01T08:00:00.000Z';
 
-/** The aggregate as the repository drives it: decide on the state, stamp, fold. */
-class Tasks {
-  state: ScheduledTasksState = initialScheduledTasksState;
-  private n = 0;
-
-  record(command: ScheduledTaskCommand, at: string = NOW): ScheduledTaskEvent[] {
-    const now = new Date(at);
-    const drafts = decideScheduledTasks(command, this.state, now);
-    const events = stampEvents<ScheduledTaskEvent>(drafts, { now: () => now, newId: deterministicIds(`c${this.n++}`) }, 1);
-    this.state = foldAggregate(scheduledTasksAggregate, events, this.state);
-    return events;
-  }
-
-  task(taskId = 't1'): ScheduledTask {
-    return this.state.tasks.get(taskId) as ScheduledTask;
-  }
+/** The scheduled-tasks decider, its clock at NOW until a test moves it (`at`), and the task `t1` (or another) as it is. */
+function newTasks() {
+  const scenario = deciderScenario(scheduledTasksAggregate, { context: {}, clock: () => new Date(NOW), idPrefix: 'c' });
+  return Object.assign(scenario, { task: (taskId = 't1') => scenario.state().tasks.get(taskId) as ScheduledTask });
 }
 
 const schedule = (overrides: Partial<ScheduleTask> = {}): ScheduleTask => ({
@@ -42,25 +27,14 @@ const schedule = (overrides: Partial<ScheduleTask> = {}): ScheduleTask => ({
   ...overrides,
 });
 
-function refusal(tasks: Tasks, command: ScheduledTaskCommand, at: string = NOW): { code: string; message: string } {
-  const before = tasks.state;
-  try {
-    tasks.record(command, at);
-  } catch (error) {
-    expect(tasks.state).toBe(before); // nothing recorded
-    return error as { code: string; message: string };
-  }
-  throw new Error('expected a typed error');
-}
 
 describe('scheduled tasks decider', () => {
   it('ScheduleTask records TaskScheduled with the canonical schedule, the agent and the source session', () => {
-    const tasks = new Tasks();
-    const events = tasks.record(schedule({ name: '  Morning briefing ', schedule: { type: 'weekly', dayOfWeek: 'Monday', hour: 7, minute: 30 } }));
-    expect(events.map((e) => [e.type, e.data])).toEqual([
-      [
-        'TaskScheduled',
-        {
+    const tasks = newTasks();
+    tasks.when(schedule({ name: '  Morning briefing ', schedule: { type: 'weekly', dayOfWeek: 'Monday', hour: 7, minute: 30 } })).then([
+      {
+        type: 'TaskScheduled',
+        data: {
           taskId: 't1',
           name: 'Morning briefing',
           prompt: 'Summarise my day.',
@@ -68,15 +42,15 @@ describe('scheduled tasks decider', () => {
           agentId: 'default',
           sourceSessionId: 'chat-1',
         },
-      ],
+      },
     ]);
     expect(tasks.task()).toMatchObject({ enabled: true, completed: false, createdAt: NOW, activeSince: NOW, runs: [] });
   });
 
   it('refuses a second task with the same id (task_exists)', () => {
-    const tasks = new Tasks();
+    const tasks = newTasks();
     tasks.record(schedule());
-    expect(refusal(tasks, schedule()).code).toBe('task_exists');
+    tasks.when(schedule()).thenThrows('task_exists');
   });
 
   it.each([
@@ -90,15 +64,15 @@ describe('scheduled tasks decider', () => {
     ['an unknown zone', { timeZone: 'Mars/Olympus', schedule: { type: 'one_time', date: '2026-03-02', hour: 7, minute: 0 } }, 'invalid_time_zone'],
     ['no agent', { agentId: '' }, 'invalid_command'],
   ])('refuses %s', (_, overrides, code) => {
-    expect(refusal(new Tasks(), schedule(overrides as Partial<ScheduleTask>)).code).toBe(code);
+    newTasks().when(schedule(overrides as Partial<ScheduleTask>)).thenThrows(code);
   });
 
   it('a one-time task must not be in the past on the wall clock of the given zone; the current minute still counts', () => {
-    const tasks = new Tasks();
+    const tasks = newTasks();
     // 09:00 in Berlin: 08:59 today is past, 09:00 is not.
-    const past = refusal(tasks, schedule({ schedule: { type: 'one_time', date: '2026-03-01', hour: 8, minute: 59 } }));
-    expect(past).toMatchObject({ code: 'invalid_schedule' });
-    expect(past.message).toContain('2026-03-01 08:59 is in the past (it is now 2026-03-01 09:00 in Europe/Berlin)');
+    tasks
+      .when(schedule({ schedule: { type: 'one_time', date: '2026-03-01', hour: 8, minute: 59 } }))
+      .thenThrows('invalid_schedule', '2026-03-01 08:59 is in the past (it is now 2026-03-01 09:00 in Europe/Berlin)');
     expect(tasks.record(schedule({ schedule: { type: 'one_time', date: '2026-03-01', hour: 9, minute: 0 } }))).toHaveLength(1);
     // The same instant is 03:00 in New York: 08:30 there is still ahead.
     expect(tasks.record(schedule({ taskId: 't2', timeZone: 'America/New_York', schedule: { type: 'one_time', date: '2026-03-01', hour: 8, minute: 30 } }))).toHaveLength(1);
@@ -106,76 +80,72 @@ describe('scheduled tasks decider', () => {
 
   describe('UpdateTask', () => {
     it('records only what changed, merging schedule fields into the current schedule', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule({ schedule: { type: 'weekly', dayOfWeek: 'friday', hour: 7, minute: 30 } }));
-      const events = tasks.record({ type: 'UpdateTask', taskId: 't1', name: 'Morning briefing', prompt: 'New prompt', schedule: { hour: 8 }, timeZone: ZONE }, '2026-03-01T09:00:00.000Z');
+      const events = tasks.at('2026-03-01T09:00:00.000Z').record({ type: 'UpdateTask', taskId: 't1', name: 'Morning briefing', prompt: 'New prompt', schedule: { hour: 8 }, timeZone: ZONE });
       expect(events.map((e) => e.data)).toEqual([{ taskId: 't1', prompt: 'New prompt', schedule: { type: 'weekly', dayOfWeek: 'friday', hour: 8, minute: 30 } }]);
       expect(tasks.task()).toMatchObject({ prompt: 'New prompt', updatedAt: '2026-03-01T09:00:00.000Z', activeSince: '2026-03-01T09:00:00.000Z' });
     });
 
     it('records nothing when nothing changes', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule());
       expect(tasks.record({ type: 'UpdateTask', taskId: 't1', name: 'Morning briefing', schedule: { hour: 7 }, enabled: true, timeZone: ZONE })).toEqual([]);
       expect(tasks.record({ type: 'UpdateTask', taskId: 't1', timeZone: ZONE })).toEqual([]);
     });
 
     it('refuses an unknown task (not_found), a schedule made inconsistent, a past one-time time, and a bad name', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule());
-      const missing = refusal(tasks, { type: 'UpdateTask', taskId: 'nope', name: 'x', timeZone: ZONE });
-      expect(missing).toMatchObject({ code: 'not_found' });
-      expect(missing.message).toContain('list_scheduled_tasks');
-      expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', schedule: { type: 'weekly' }, timeZone: ZONE }).code).toBe('invalid_schedule');
-      expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', schedule: { type: 'one_time' }, timeZone: ZONE }).code).toBe('invalid_schedule');
-      expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', schedule: { type: 'one_time', date: '2026-02-28' }, timeZone: ZONE }).code).toBe('invalid_schedule');
-      expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', schedule: { minute: 61 }, timeZone: ZONE }).code).toBe('invalid_schedule');
-      expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', name: '', timeZone: ZONE }).code).toBe('invalid_task');
-      expect(refusal(tasks, { type: 'UpdateTask', taskId: 't1', enabled: 'yes' as unknown as boolean, timeZone: ZONE }).code).toBe('invalid_command');
+      tasks.when({ type: 'UpdateTask', taskId: 'nope', name: 'x', timeZone: ZONE }).thenThrows('not_found', 'list_scheduled_tasks');
+      tasks.when({ type: 'UpdateTask', taskId: 't1', schedule: { type: 'weekly' }, timeZone: ZONE }).thenThrows('invalid_schedule');
+      tasks.when({ type: 'UpdateTask', taskId: 't1', schedule: { type: 'one_time' }, timeZone: ZONE }).thenThrows('invalid_schedule');
+      tasks.when({ type: 'UpdateTask', taskId: 't1', schedule: { type: 'one_time', date: '2026-02-28' }, timeZone: ZONE }).thenThrows('invalid_schedule');
+      tasks.when({ type: 'UpdateTask', taskId: 't1', schedule: { minute: 61 }, timeZone: ZONE }).thenThrows('invalid_schedule');
+      tasks.when({ type: 'UpdateTask', taskId: 't1', name: '', timeZone: ZONE }).thenThrows('invalid_task');
+      tasks.when({ type: 'UpdateTask', taskId: 't1', enabled: 'yes' as unknown as boolean, timeZone: ZONE }).thenThrows('invalid_command');
     });
 
     it('disabling and re-enabling: enabling moves activeSince, so slots before it are not run', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule());
-      tasks.record({ type: 'UpdateTask', taskId: 't1', enabled: false, timeZone: ZONE }, '2026-03-01T09:00:00.000Z');
+      tasks.at('2026-03-01T09:00:00.000Z').record({ type: 'UpdateTask', taskId: 't1', enabled: false, timeZone: ZONE });
       expect(tasks.task()).toMatchObject({ enabled: false, activeSince: NOW });
-      tasks.record({ type: 'UpdateTask', taskId: 't1', enabled: true, timeZone: ZONE }, '2026-03-01T10:00:00.000Z');
+      tasks.at('2026-03-01T10:00:00.000Z').record({ type: 'UpdateTask', taskId: 't1', enabled: true, timeZone: ZONE });
       expect(tasks.task()).toMatchObject({ enabled: true, activeSince: '2026-03-01T10:00:00.000Z' });
     });
 
     it('refuses to enable a one-time task whose time has passed or that already ran, until it gets a new time', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule({ schedule: { type: 'one_time', date: '2026-03-01', hour: 10, minute: 0 } }));
       tasks.record({ type: 'UpdateTask', taskId: 't1', enabled: false, timeZone: ZONE });
-      const late = refusal(tasks, { type: 'UpdateTask', taskId: 't1', enabled: true, timeZone: ZONE }, '2026-03-01T12:00:00.000Z');
-      expect(late).toMatchObject({ code: 'invalid_schedule' });
-      expect(late.message).toContain('is in the past');
+      tasks.at('2026-03-01T12:00:00.000Z').when({ type: 'UpdateTask', taskId: 't1', enabled: true, timeZone: ZONE }).thenThrows('invalid_schedule', 'is in the past');
       // With a new date in the same update it is fine.
-      expect(tasks.record({ type: 'UpdateTask', taskId: 't1', enabled: true, schedule: { date: '2026-03-02' }, timeZone: ZONE }, '2026-03-01T12:00:00.000Z')).toHaveLength(1);
+      expect(tasks.at('2026-03-01T12:00:00.000Z').record({ type: 'UpdateTask', taskId: 't1', enabled: true, schedule: { date: '2026-03-02' }, timeZone: ZONE })).toHaveLength(1);
 
-      const ran = new Tasks();
+      const ran = newTasks();
       ran.record(schedule({ schedule: { type: 'one_time', date: '2026-03-01', hour: 10, minute: 0 } }));
       ran.record({ type: 'StartTaskRun', taskId: 't1', runId: 'r1', sessionId: 's1', trigger: 'schedule', scheduledFor: '2026-03-01T09:00:00.000Z' });
       ran.record({ type: 'UpdateTask', taskId: 't1', enabled: false, timeZone: ZONE });
-      expect(refusal(ran, { type: 'UpdateTask', taskId: 't1', enabled: true, timeZone: ZONE }).message).toContain('ran once already');
+      ran.when({ type: 'UpdateTask', taskId: 't1', enabled: true, timeZone: ZONE }).thenThrows('invalid_schedule', 'ran once already');
     });
 
     it('a new schedule makes a completed one-time task pending again', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule({ schedule: { type: 'one_time', date: '2026-03-01', hour: 10, minute: 0 } }));
       tasks.record({ type: 'StartTaskRun', taskId: 't1', runId: 'r1', sessionId: 's1', trigger: 'schedule', scheduledFor: '2026-03-01T09:00:00.000Z' });
       expect(tasks.task().completed).toBe(true);
-      tasks.record({ type: 'UpdateTask', taskId: 't1', schedule: { date: '2026-03-05' }, timeZone: ZONE }, '2026-03-01T10:00:00.000Z');
+      tasks.at('2026-03-01T10:00:00.000Z').record({ type: 'UpdateTask', taskId: 't1', schedule: { date: '2026-03-05' }, timeZone: ZONE });
       expect(tasks.task()).toMatchObject({ completed: false, schedule: { date: '2026-03-05' } });
     });
   });
 
   it('DeleteTask removes the task; deleting it again is not_found', () => {
-    const tasks = new Tasks();
+    const tasks = newTasks();
     tasks.record(schedule());
     expect(tasks.record({ type: 'DeleteTask', taskId: 't1' }).map((e) => e.type)).toEqual(['TaskDeleted']);
-    expect(tasks.state.tasks.size).toBe(0);
-    expect(refusal(tasks, { type: 'DeleteTask', taskId: 't1' }).code).toBe('not_found');
+    expect(tasks.state().tasks.size).toBe(0);
+    tasks.when({ type: 'DeleteTask', taskId: 't1' }).thenThrows('not_found');
   });
 
   describe('StartTaskRun', () => {
@@ -184,7 +154,7 @@ describe('scheduled tasks decider', () => {
       ({ type: 'StartTaskRun', taskId: 't1', runId, sessionId: `s-${runId}`, trigger: scheduledFor ? 'schedule' : 'manual', ...(scheduledFor ? { scheduledFor } : {}) }) as const;
 
     it('records a scheduled run once per slot: the same run id, the same slot or an earlier one records nothing', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule());
       expect(tasks.record(start('r1', slot)).map((e) => e.data)).toEqual([
         { taskId: 't1', runId: 'r1', sessionId: 's-r1', trigger: 'schedule', scheduledFor: slot, late: false },
@@ -197,13 +167,13 @@ describe('scheduled tasks decider', () => {
     });
 
     it('a disabled task starts no scheduled run but can be run by hand; a one-time task runs its slot once', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule());
       tasks.record({ type: 'UpdateTask', taskId: 't1', enabled: false, timeZone: ZONE });
       expect(tasks.record(start('r1', slot))).toEqual([]);
       expect(tasks.record(start('m1')).map((e) => e.data)).toEqual([{ taskId: 't1', runId: 'm1', sessionId: 's-m1', trigger: 'manual', late: false }]);
 
-      const once = new Tasks();
+      const once = newTasks();
       once.record(schedule({ schedule: { type: 'one_time', date: '2026-03-02', hour: 7, minute: 30 } }));
       expect(once.record({ ...start('o1', slot), late: true }).map((e) => e.data)).toEqual([expect.objectContaining({ late: true })]);
       expect(once.task().completed).toBe(true);
@@ -211,16 +181,16 @@ describe('scheduled tasks decider', () => {
     });
 
     it('refuses a run of an unknown task, a scheduled run without its slot, and an unknown trigger', () => {
-      const tasks = new Tasks();
-      expect(refusal(tasks, start('r1', slot)).code).toBe('not_found');
+      const tasks = newTasks();
+      tasks.when(start('r1', slot)).thenThrows('not_found');
       tasks.record(schedule());
-      expect(refusal(tasks, { type: 'StartTaskRun', taskId: 't1', runId: 'r1', sessionId: 's', trigger: 'schedule' }).code).toBe('invalid_command');
-      expect(refusal(tasks, { type: 'StartTaskRun', taskId: 't1', runId: 'r1', sessionId: 's', trigger: 'cron' as 'manual' }).code).toBe('invalid_command');
-      expect(refusal(tasks, { type: 'StartTaskRun', taskId: 't1', runId: '', sessionId: 's', trigger: 'manual' }).code).toBe('invalid_command');
+      tasks.when({ type: 'StartTaskRun', taskId: 't1', runId: 'r1', sessionId: 's', trigger: 'schedule' }).thenThrows('invalid_command');
+      tasks.when({ type: 'StartTaskRun', taskId: 't1', runId: 'r1', sessionId: 's', trigger: 'cron' as 'manual' }).thenThrows('invalid_command');
+      tasks.when({ type: 'StartTaskRun', taskId: 't1', runId: '', sessionId: 's', trigger: 'manual' }).thenThrows('invalid_command');
     });
 
     it('keeps the 20 most recent runs in the state', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule());
       for (let i = 0; i < 25; i++) tasks.record(start(`m${i}`));
       expect(tasks.task().runs.map((r) => r.runId)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 5}`));
@@ -232,10 +202,10 @@ describe('scheduled tasks decider', () => {
       ({ type: 'FinishTaskRun', taskId: 't1', runId, outcome, reason: outcome === 'succeeded' ? 'completed' : 'provider_error', detail: 'd'.repeat(3000) }) as const;
 
     it('records the outcome once (a repeat records nothing), detail capped', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule());
       tasks.record({ type: 'StartTaskRun', taskId: 't1', runId: 'r1', sessionId: 's1', trigger: 'manual' });
-      const [event] = tasks.record(finish('r1', 'failed'), '2026-03-01T08:01:00.000Z');
+      const [event] = tasks.at('2026-03-01T08:01:00.000Z').record(finish('r1', 'failed'));
       expect(event?.data).toMatchObject({ taskId: 't1', runId: 'r1', sessionId: 's1', outcome: 'failed', reason: 'provider_error' });
       expect((event?.data as { detail: string }).detail).toHaveLength(MAX_RUN_DETAIL_CHARS);
       expect(tasks.task().runs[0]).toMatchObject({ status: 'failed', reason: 'provider_error', finishedAt: '2026-03-01T08:01:00.000Z' });
@@ -243,14 +213,14 @@ describe('scheduled tasks decider', () => {
     });
 
     it('refuses an unknown run (run_not_found), a deleted task (not_found) and an unknown outcome', () => {
-      const tasks = new Tasks();
+      const tasks = newTasks();
       tasks.record(schedule());
-      expect(refusal(tasks, finish('r9')).code).toBe('run_not_found');
+      tasks.when(finish('r9')).thenThrows('run_not_found');
       tasks.record({ type: 'StartTaskRun', taskId: 't1', runId: 'r1', sessionId: 's1', trigger: 'manual' });
-      expect(refusal(tasks, { ...finish('r1'), outcome: 'maybe' as 'failed' }).code).toBe('invalid_command');
-      expect(refusal(tasks, { ...finish('r1'), reason: ' ' }).code).toBe('invalid_command');
+      tasks.when({ ...finish('r1'), outcome: 'maybe' as 'failed' }).thenThrows('invalid_command');
+      tasks.when({ ...finish('r1'), reason: ' ' }).thenThrows('invalid_command');
       tasks.record({ type: 'DeleteTask', taskId: 't1' });
-      expect(refusal(tasks, finish('r1')).code).toBe('not_found');
+      tasks.when(finish('r1')).thenThrows('not_found');
     });
   });
 });

@@ -10,6 +10,6 @@ export const scheduledTasksAggregate: Aggregate<ScheduledTasksState, ScheduledTa
   streamId: SCHEDULED_TASKS_STREAM_ID,
   initialState: initialScheduledTasksState,
   schemaVersion: SCHEDULED_TASK_EVENT_SCHEMA_VERSION,
-  decide: decideScheduledTasks,
+  decide: (command, state, { now }) => decideScheduledTasks(command, state, now),
   evolve: evolveScheduledTasks,
 };

@@ -9,28 +9,20 @@ import type { SessionCommand } from './session-commands';
 const start: SessionCommand = { type: 'StartSession', sessionId: 's1', agentId: 'default' };
 const PDF: AttachmentRef = { hash: 'a'.repeat(64), name: 'report.pdf', mediaType: 'application/pdf', bytes: 1234 };
 
-function thrownCode(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    return (error as { code: string }).code;
-  }
-  throw new Error('expected a typed error');
-}
 
 describe('attachments on the user message (issue 15)', () => {
   const catalogue = testCatalogue();
 
   it('records the references (hash, name, media type, size) on MessageSent, and the projection keeps them', () => {
     const s = sessionScenario(catalogue).given(start);
-    const [event] = s.when({ type: 'RecordUserMessage', messageId: 'm1', text: 'read this', attachments: [PDF] });
+    const [event] = s.record({ type: 'RecordUserMessage', messageId: 'm1', text: 'read this', attachments: [PDF] });
     expect(event?.data).toEqual({ messageId: 'm1', role: 'user', text: 'read this', attachments: [PDF] });
     expect(s.state().messages[0]).toEqual({ messageId: 'm1', role: 'user', text: 'read this', attachments: [PDF] });
   });
 
   it('records no attachments field when there are none, so the event is the same as before attachments existed', () => {
     const s = sessionScenario(catalogue).given(start);
-    const [event] = s.when({ type: 'RecordUserMessage', messageId: 'm1', text: 'hi', attachments: [] });
+    const [event] = s.record({ type: 'RecordUserMessage', messageId: 'm1', text: 'hi', attachments: [] });
     expect(event?.data).toEqual({ messageId: 'm1', role: 'user', text: 'hi' });
   });
 
@@ -42,7 +34,7 @@ describe('attachments on the user message (issue 15)', () => {
     ['a negative size', { ...PDF, bytes: -1 }],
   ])('refuses %s with invalid_command', (_label, attachment) => {
     const s = sessionScenario(catalogue).given(start);
-    expect(thrownCode(() => s.when({ type: 'RecordUserMessage', messageId: 'm1', text: 'x', attachments: [attachment as AttachmentRef] }))).toBe('invalid_command');
+    s.when({ type: 'RecordUserMessage', messageId: 'm1', text: 'x', attachments: [attachment as AttachmentRef] }).thenThrows('invalid_command');
   });
 
   it('old user messages without attachments still replay; a malformed attachments field is skipped as poison', () => {

@@ -66,7 +66,7 @@ describe('ConversationCompacted (decide and evolve)', () => {
   it('sends the summary and the messages after the boundary; loaded groups and the stream are unchanged', () => {
     const scenario = sessionScenario(testCatalogue()).given(...start);
     expect(scenario.state().lastInputTokens).toBe(900);
-    const [event] = scenario.when(compact('a2'));
+    const [event] = scenario.record(compact('a2'));
     expect(event?.type).toBe('ConversationCompacted');
     expect(event?.data).toMatchObject({ boundaryMessageId: 'a2', summarisedMessages: 4 });
     const state = scenario.state();
@@ -81,19 +81,19 @@ describe('ConversationCompacted (decide and evolve)', () => {
 
   it('refuses a boundary between a call and its result, an unknown one, or one already summarised', () => {
     const scenario = sessionScenario(testCatalogue()).given(...start);
-    expect(() => scenario.when(compact('a1'))).toThrow(expect.objectContaining({ code: 'invalid_compaction_boundary' }));
-    expect(() => scenario.when(compact('nope'))).toThrow(expect.objectContaining({ code: 'invalid_compaction_boundary' }));
-    scenario.when(compact('r1'));
-    expect(() => scenario.when(compact('u1'))).toThrow(expect.objectContaining({ code: 'invalid_compaction_boundary' }));
+    scenario.when(compact('a1')).thenThrows('invalid_compaction_boundary');
+    scenario.when(compact('nope')).thenThrows('invalid_compaction_boundary');
+    scenario.record(compact('r1'));
+    scenario.when(compact('u1')).thenThrows('invalid_compaction_boundary');
   });
 
   it('a clear removes the summary; a failed compaction changes nothing but the trigger level', () => {
     const scenario = sessionScenario(testCatalogue()).given(...start);
-    scenario.when({ type: 'RecordCompactionFailed', trigger: 'auto', code: 'summary_failed', detail: 'HTTP 500' });
+    scenario.record({ type: 'RecordCompactionFailed', trigger: 'auto', code: 'summary_failed', detail: 'HTTP 500' });
     expect(scenario.state().lastInputTokens).toBeNull();
     expect(modelConversation(scenario.state()).summary).toBeNull();
-    scenario.when(compact('a2'));
-    scenario.when({ type: 'ClearSession', reason: 'user' });
+    scenario.record(compact('a2'));
+    scenario.record({ type: 'ClearSession', reason: 'user' });
     expect(scenario.state().summary).toBeNull();
 
     const trail = buildAuditTrail(scenario.history().map((e, i) => ({ ...e, streamId: 'session-s', revision: i, position: i + 1 })));
@@ -102,19 +102,19 @@ describe('ConversationCompacted (decide and evolve)', () => {
 
   it("an 'overflow' compaction (the provider refused the request as too long) is recorded and replayed like the others; an unknown trigger is refused", () => {
     const scenario = sessionScenario(testCatalogue()).given(...start);
-    const [event] = scenario.when({ ...compact('a2'), trigger: 'overflow' } as SessionCommand);
+    const [event] = scenario.record({ ...compact('a2'), trigger: 'overflow' } as SessionCommand);
     expect(event?.data).toMatchObject({ trigger: 'overflow' });
     expect(evolve(sessionScenario(testCatalogue()).given(...start).state(), event as NonNullable<typeof event>).summary?.text).toBe('The user loaded gmail.');
     const trail = buildAuditTrail(scenario.history().map((e, i) => ({ ...e, streamId: 'session-s', revision: i, position: i + 1 })));
     expect(trail.events.at(-1)?.summary).toMatch(/^compacted \(overflow\): 4 messages/);
-    expect(() => sessionScenario(testCatalogue()).given(...start).when({ ...compact('a2'), trigger: 'sometimes' } as unknown as SessionCommand)).toThrow(
+    expect(() => sessionScenario(testCatalogue()).given(...start).record({ ...compact('a2'), trigger: 'sometimes' } as unknown as SessionCommand)).toThrow(
       expect.objectContaining({ code: 'invalid_command' }),
     );
   });
 
   it('a compaction whose boundary is not in the conversation (a bad stream) is skipped, not fatal', () => {
     const scenario = sessionScenario(testCatalogue()).given(...start);
-    const [event] = sessionScenario(testCatalogue()).given(...start).when(compact('a2'));
+    const [event] = sessionScenario(testCatalogue()).given(...start).record(compact('a2'));
     const bad = { ...(event as NonNullable<typeof event>), data: { ...(event?.data as object), boundaryMessageId: 'gone' } };
     const state = evolve(scenario.state(), bad);
     expect(state.summary).toBeNull();

@@ -15,14 +15,6 @@ const modelLoads = (groupName: string, callId: string): SessionCommand => ({
   source: { kind: 'tool_call', callId },
 });
 
-function thrownCode(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    return (error as { code: string }).code;
-  }
-  throw new Error('expected a typed error');
-}
 
 describe('session decider', () => {
   const catalogue = testCatalogue();
@@ -34,7 +26,7 @@ describe('session decider', () => {
 
   it('G3 loading google_gmail records the group with its tools, and they join the active set after the core tools', () => {
     const s = sessionScenario(catalogue).given(start, userSays('m1', 'check my email'));
-    const events = s.when(modelLoads('google_gmail', 'call-1'));
+    const events = s.record(modelLoads('google_gmail', 'call-1'));
     expect(events).toEqual([
       {
         type: 'ToolGroupLoaded',
@@ -68,7 +60,7 @@ describe('session decider', () => {
     const s = sessionScenario(catalogue).given(start);
     let error: { code?: string; message?: string; details?: unknown } = {};
     try {
-      s.when(modelLoads('google_mail', 'c1'));
+      s.record(modelLoads('google_mail', 'c1'));
     } catch (e) {
       error = e as typeof error;
     }
@@ -80,12 +72,12 @@ describe('session decider', () => {
 
   it('G4 a missing group name is invalid_command', () => {
     const s = sessionScenario(catalogue).given(start);
-    expect(thrownCode(() => s.when({ type: 'LoadToolGroup', groupName: '', source: { kind: 'user' } }))).toBe('invalid_command');
+    s.when({ type: 'LoadToolGroup', groupName: '', source: { kind: 'user' } }).thenThrows('invalid_command');
   });
 
   it('G5 a repeated load is a no-op: no event, no duplicate tools', () => {
     const s = sessionScenario(catalogue).given(start, modelLoads('google_gmail', 'c1'));
-    expect(s.when(modelLoads('google_gmail', 'c2'))).toEqual([]);
+    expect(s.record(modelLoads('google_gmail', 'c2'))).toEqual([]);
     const tools = activeToolSet(s.state(), catalogue);
     expect(tools.filter((t) => t === 'gmail_search')).toHaveLength(1);
     expect(s.state().loadedGroups.map((g) => g.groupName)).toEqual(['google_gmail']);
@@ -117,18 +109,18 @@ describe('session decider', () => {
       modelLoads('google_gmail', 'c1'),
       { type: 'RecordAssistantMessage', messageId: 'm2', text: 'You have 3 emails.', toolCalls: [] },
     );
-    s.when(userSays('m3', 'delete the spam ones'));
+    s.record(userSays('m3', 'delete the spam ones'));
     expect(activeToolSet(s.state(), catalogue)).toContain('gmail_trash');
     expect(s.history().filter((e) => e.type === 'ToolGroupLoaded')).toHaveLength(1);
   });
 
   it('P2 clearing the session empties the conversation and the loaded groups: core tools only', () => {
     const s = sessionScenario(catalogue).given(start, userSays('m1', 'check my email'), modelLoads('google_gmail', 'c1'));
-    expect(s.when({ type: 'ClearSession', reason: '/clear' }).map((e) => e.type)).toEqual(['SessionCleared']);
+    expect(s.record({ type: 'ClearSession', reason: '/clear' }).map((e) => e.type)).toEqual(['SessionCleared']);
     expect(s.state().messages).toEqual([]);
     expect(activeToolSet(s.state(), catalogue)).toEqual(catalogue.coreToolNames());
     // Loading again after a clear is a real load, not a no-op.
-    expect(s.when(modelLoads('google_gmail', 'c2')).map((e) => e.type)).toEqual(['ToolGroupLoaded']);
+    expect(s.record(modelLoads('google_gmail', 'c2')).map((e) => e.type)).toEqual(['ToolGroupLoaded']);
   });
 
   it('P4 replaying any prefix of the stream gives the state at that point', () => {
@@ -153,22 +145,22 @@ describe('session decider', () => {
 
   it('unloading a loaded group removes its tools; unloading one that is not loaded is group_not_loaded', () => {
     const s = sessionScenario(catalogue).given(start, modelLoads('google_gmail', 'c1'), modelLoads('google_drive', 'c2'));
-    s.when({ type: 'UnloadToolGroup', groupName: 'google_gmail' });
+    s.record({ type: 'UnloadToolGroup', groupName: 'google_gmail' });
     expect(s.state().loadedGroups.map((g) => g.groupName)).toEqual(['google_drive']);
     expect(activeToolSet(s.state(), catalogue)).not.toContain('gmail_search');
-    expect(thrownCode(() => s.when({ type: 'UnloadToolGroup', groupName: 'google_gmail' }))).toBe('group_not_loaded');
+    s.when({ type: 'UnloadToolGroup', groupName: 'google_gmail' }).thenThrows('group_not_loaded');
   });
 
   it('a command to a session that was never started is session_not_found', () => {
     const s = sessionScenario(catalogue);
-    expect(thrownCode(() => s.when(userSays('m1', 'hi')))).toBe('session_not_found');
-    expect(thrownCode(() => s.when(modelLoads('google_gmail', 'c1')))).toBe('session_not_found');
+    s.when(userSays('m1', 'hi')).thenThrows('session_not_found');
+    s.when(modelLoads('google_gmail', 'c1')).thenThrows('session_not_found');
     expect(s.history()).toEqual([]);
   });
 
   it('starting a session twice is session_already_started', () => {
     const s = sessionScenario(catalogue).given(start);
-    expect(thrownCode(() => s.when(start))).toBe('session_already_started');
+    s.when(start).thenThrows('session_already_started');
   });
 
   it('tool results must answer a pending call of the same tool, once', () => {
@@ -182,17 +174,11 @@ describe('session decider', () => {
       ],
     });
     expect([...s.state().pendingToolCalls.keys()]).toEqual(['c1', 'c2']);
-    expect(thrownCode(() => s.when({ type: 'RecordToolResult', messageId: 't0', callId: 'nope', toolName: 'read_file', durationMs: 1, status: 'success', result: '' }))).toBe(
-      'unknown_tool_call',
-    );
-    expect(thrownCode(() => s.when({ type: 'RecordToolResult', messageId: 't0', callId: 'c1', toolName: 'read_file', durationMs: 1, status: 'success', result: '' }))).toBe(
-      'tool_call_mismatch',
-    );
-    s.when({ type: 'RecordToolResult', messageId: 't1', callId: 'c2', toolName: 'read_file', durationMs: 4, status: 'error', errorType: 'not_found', message: 'no file x' });
+    s.when({ type: 'RecordToolResult', messageId: 't0', callId: 'nope', toolName: 'read_file', durationMs: 1, status: 'success', result: '' }).thenThrows('unknown_tool_call');
+    s.when({ type: 'RecordToolResult', messageId: 't0', callId: 'c1', toolName: 'read_file', durationMs: 1, status: 'success', result: '' }).thenThrows('tool_call_mismatch');
+    s.record({ type: 'RecordToolResult', messageId: 't1', callId: 'c2', toolName: 'read_file', durationMs: 4, status: 'error', errorType: 'not_found', message: 'no file x' });
     expect([...s.state().pendingToolCalls.keys()]).toEqual(['c1']);
-    expect(thrownCode(() => s.when({ type: 'RecordToolResult', messageId: 't2', callId: 'c2', toolName: 'read_file', durationMs: 1, status: 'success', result: '' }))).toBe(
-      'unknown_tool_call',
-    );
+    s.when({ type: 'RecordToolResult', messageId: 't2', callId: 'c2', toolName: 'read_file', durationMs: 1, status: 'success', result: '' }).thenThrows('unknown_tool_call');
     expect(s.state().messages.at(-1)).toEqual({
       messageId: 't1',
       role: 'tool',
@@ -208,26 +194,26 @@ describe('session decider', () => {
   it('an assistant message reusing a call id is invalid_command', () => {
     const s = sessionScenario(catalogue).given(start);
     const call = { callId: 'c1', toolName: 'read_file', arguments: {} };
-    expect(thrownCode(() => s.when({ type: 'RecordAssistantMessage', messageId: 'a1', text: '', toolCalls: [call, call] }))).toBe('invalid_command');
+    s.when({ type: 'RecordAssistantMessage', messageId: 'a1', text: '', toolCalls: [call, call] }).thenThrows('invalid_command');
   });
 
   it('a partial (cancelled) reply is recorded with partial: true; one with tool calls is invalid_command', () => {
     const s = sessionScenario(catalogue).given(start);
-    const [event] = s.when({ type: 'RecordAssistantMessage', messageId: 'a1', text: 'Working on it, ', toolCalls: [], partial: true });
+    const [event] = s.record({ type: 'RecordAssistantMessage', messageId: 'a1', text: 'Working on it, ', toolCalls: [], partial: true });
     expect(event?.data).toEqual({ messageId: 'a1', role: 'assistant', text: 'Working on it, ', toolCalls: [], partial: true });
     const call = { callId: 'c1', toolName: 'read_file', arguments: {} };
-    expect(thrownCode(() => s.when({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'x', toolCalls: [call], partial: true }))).toBe('invalid_command');
+    s.when({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'x', toolCalls: [call], partial: true }).thenThrows('invalid_command');
   });
 
   it('S6 an assistant message records which provider and model answered and the streamed reasoning; empty ones are left out, a blank model is invalid_command', () => {
     const s = sessionScenario(catalogue).given(start);
-    const [event] = s.when({ type: 'RecordAssistantMessage', messageId: 'a1', text: 'Hi.', toolCalls: [], provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
+    const [event] = s.record({ type: 'RecordAssistantMessage', messageId: 'a1', text: 'Hi.', toolCalls: [], provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
     expect(event?.data).toEqual({ messageId: 'a1', role: 'assistant', text: 'Hi.', toolCalls: [], provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
     expect(s.state().messages.at(-1)).toMatchObject({ provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
-    const [plain] = s.when({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'Hi.', toolCalls: [], reasoning: '' });
+    const [plain] = s.record({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'Hi.', toolCalls: [], reasoning: '' });
     expect(plain?.data).toEqual({ messageId: 'a2', role: 'assistant', text: 'Hi.', toolCalls: [] });
-    expect(thrownCode(() => s.when({ type: 'RecordAssistantMessage', messageId: 'a3', text: 'x', toolCalls: [], model: ' ' }))).toBe('invalid_command');
-    expect(thrownCode(() => s.when({ type: 'RecordAssistantMessage', messageId: 'a3', text: 'x', toolCalls: [], reasoning: 5 as unknown as string }))).toBe('invalid_command');
+    s.when({ type: 'RecordAssistantMessage', messageId: 'a3', text: 'x', toolCalls: [], model: ' ' }).thenThrows('invalid_command');
+    s.when({ type: 'RecordAssistantMessage', messageId: 'a3', text: 'x', toolCalls: [], reasoning: 5 as unknown as string }).thenThrows('invalid_command');
   });
 
   it('S6 an assistant message recorded before provider, model and reasoning existed still replays', () => {
@@ -239,9 +225,9 @@ describe('session decider', () => {
 
   it('a model request records exactly the tools sent and the schema token count', () => {
     const s = sessionScenario(catalogue).given(start);
-    const [event] = s.when({ type: 'RecordModelRequest', provider: 'anthropic', model: 'claude-x', toolNames: ['a', 'b'], schemaTokens: 321 });
+    const [event] = s.record({ type: 'RecordModelRequest', provider: 'anthropic', model: 'claude-x', toolNames: ['a', 'b'], schemaTokens: 321 });
     expect(event?.data).toEqual({ provider: 'anthropic', model: 'claude-x', toolNames: ['a', 'b'], schemaTokens: 321 });
-    expect(thrownCode(() => s.when({ type: 'RecordModelRequest', provider: 'x', model: 'y', toolNames: [], schemaTokens: -1 }))).toBe('invalid_command');
+    s.when({ type: 'RecordModelRequest', provider: 'x', model: 'y', toolNames: [], schemaTokens: -1 }).thenThrows('invalid_command');
   });
 
   it('stamps every event of a decision with the given correlation and causation ids, else the first event id', () => {

@@ -1,3 +1,4 @@
+import type { DecisionContext } from '../aggregate/decider';
 import { stampEvents } from '../aggregate/stamp-events';
 import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, SESSION_TITLE_MAX_CHARS, TURN_STOP_REASONS, type AssistantMessageData, type AttachmentRef, type SessionEvent, type TurnHost } from '../events/session-events';
 import { isAttachmentRef } from '../events/session-event-guards';
@@ -22,15 +23,21 @@ export interface DecideContext {
 
 type EventDraft = Pick<SessionEvent, 'type' | 'data'>;
 
-/**
- * Turns a command into the events that record it, or throws a `SessionRuleError` with a stable
- * code. An empty list means "already so": loading a loaded group records nothing (G5).
- */
-export function decide(command: SessionCommand, state: SessionState, ctx: DecideContext): SessionEvent[] {
-  return stamp(decideDrafts(command, state, ctx), ctx);
+/** The session decider's context: the clock (unused: no session rule depends on time) and the tool catalogue. */
+export interface SessionDecisionContext extends DecisionContext {
+  readonly catalogue: ToolCatalogue;
 }
 
-function decideDrafts(command: SessionCommand, state: SessionState, ctx: DecideContext): EventDraft[] {
+/**
+ * Turns a command into the events that record it, stamped, or throws a `SessionRuleError` with a
+ * stable code. An empty list means "already so": loading a loaded group records nothing (G5).
+ */
+export function decide(command: SessionCommand, state: SessionState, ctx: DecideContext): SessionEvent[] {
+  return stamp(decideSession(command, state, ctx), ctx);
+}
+
+/** The session's decision as drafts, like `decideConfig` and `decideScheduledTasks` (sessionDecider). */
+export function decideSession(command: SessionCommand, state: SessionState, ctx: Pick<DecideContext, 'catalogue'>): EventDraft[] {
   if (command.type === 'StartSession') {
     if (state.status !== 'not_started') throw sessionErrors.alreadyStarted(state.sessionId ?? command.sessionId);
     requireText('sessionId', command.sessionId);

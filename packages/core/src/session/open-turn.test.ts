@@ -40,7 +40,7 @@ describe('open turns in the session state', () => {
 
   it('InterruptTurn answers every pending call as interrupted and closes the turn, in one decision, with ids from the cut-off turn', () => {
     const s = sessionScenario(catalogue).given(start, userOpens('t1'), { type: 'RecordModelRequest', provider: 'openai', model: 'm', toolNames: [], schemaTokens: 0 }, spinCall);
-    const events = s.when({ type: 'InterruptTurn', turnId: 't1', detail: 'The server restarted mid-turn.' });
+    const events = s.record({ type: 'InterruptTurn', turnId: 't1', detail: 'The server restarted mid-turn.' });
     expect(events.map((e) => [e.type, e.data])).toEqual([
       ['MessageSent', expect.objectContaining({ messageId: 't1-interrupted-c1', role: 'tool', callId: 'c1', status: 'error', errorType: 'interrupted' })],
       ['MessageSent', expect.objectContaining({ messageId: 't1-interrupted-c2', callId: 'c2', errorType: 'interrupted' })],
@@ -52,14 +52,14 @@ describe('open turns in the session state', () => {
 
   it('InterruptTurn with no pending call still closes the turn (cut off while the model was answering)', () => {
     const s = sessionScenario(catalogue).given(start, userOpens('t1'));
-    expect(s.when({ type: 'InterruptTurn', turnId: 't1', detail: 'cut' }).map((e) => e.type)).toEqual(['TurnFinished']);
+    expect(s.record({ type: 'InterruptTurn', turnId: 't1', detail: 'cut' }).map((e) => e.type)).toEqual(['TurnFinished']);
   });
 
   it('InterruptTurn records nothing once the turn is closed or another turn is open (a second replica closing it too)', () => {
     const s = sessionScenario(catalogue).given(start, userOpens('t1'), finished);
-    expect(s.when({ type: 'InterruptTurn', turnId: 't1', detail: 'cut' })).toEqual([]);
+    expect(s.record({ type: 'InterruptTurn', turnId: 't1', detail: 'cut' })).toEqual([]);
     s.given(userOpens('t2'));
-    expect(s.when({ type: 'InterruptTurn', turnId: 't1', detail: 'cut' })).toEqual([]);
+    expect(s.record({ type: 'InterruptTurn', turnId: 't1', detail: 'cut' })).toEqual([]);
     expect(s.state().openTurn?.turnId).toBe('t2');
   });
 });

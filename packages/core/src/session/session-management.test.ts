@@ -25,7 +25,7 @@ function refusal(fn: () => unknown): { code: string; message: string } {
 describe('renaming a session (SessionRenamed)', () => {
   it('records the title on one line, trimmed; the state and a clear keep it', () => {
     const s = sessionScenario(catalogue).given(start, userSays('m1', 'hello'));
-    expect(s.when(rename('  Trip\n\tplanning  '))).toMatchObject([{ type: 'SessionRenamed', data: { title: 'Trip planning' } }]);
+    expect(s.record(rename('  Trip\n\tplanning  '))).toMatchObject([{ type: 'SessionRenamed', data: { title: 'Trip planning' } }]);
     expect(s.state().title).toBe('Trip planning');
     s.given({ type: 'ClearSession', reason: 'user' });
     expect(s.state().title).toBe('Trip planning');
@@ -34,32 +34,32 @@ describe('renaming a session (SessionRenamed)', () => {
 
   it('renaming to the same title records nothing; a new title wins', () => {
     const s = sessionScenario(catalogue).given(start, rename('One'));
-    expect(s.when(rename(' One '))).toEqual([]);
+    expect(s.record(rename(' One '))).toEqual([]);
     s.given(rename('Two'));
     expect(s.state().title).toBe('Two');
   });
 
   it('refuses an empty or too long title with a stable code and records nothing', () => {
     const s = sessionScenario(catalogue).given(start);
-    expect(refusal(() => s.when(rename(' \n ')))).toMatchObject({ code: 'title_empty', message: expect.stringContaining('cannot be empty') });
+    expect(refusal(() => s.record(rename(' \n ')))).toMatchObject({ code: 'title_empty', message: expect.stringContaining('cannot be empty') });
     const long = 'x'.repeat(SESSION_TITLE_MAX_CHARS + 1);
-    expect(refusal(() => s.when(rename(long)))).toMatchObject({ code: 'title_too_long', message: expect.stringContaining(`at most ${SESSION_TITLE_MAX_CHARS}`) });
+    expect(refusal(() => s.record(rename(long)))).toMatchObject({ code: 'title_too_long', message: expect.stringContaining(`at most ${SESSION_TITLE_MAX_CHARS}`) });
     // Characters, not UTF-16 units: an emoji title at the limit is fine.
-    expect(s.when(rename('🙂'.repeat(SESSION_TITLE_MAX_CHARS)))).toHaveLength(1);
+    expect(s.record(rename('🙂'.repeat(SESSION_TITLE_MAX_CHARS)))).toHaveLength(1);
     expect(s.history().map((e) => e.type)).toEqual(['SessionStarted', 'SessionRenamed']);
   });
 
   it('refuses renaming a session that was never started', () => {
-    expect(refusal(() => sessionScenario(catalogue).when(rename('x'))).code).toBe('session_not_found');
+    expect(refusal(() => sessionScenario(catalogue).record(rename('x'))).code).toBe('session_not_found');
   });
 });
 
 describe('archiving (deleting) a session (SessionArchived)', () => {
   it('records the archive once; a second archive records nothing', () => {
     const s = sessionScenario(catalogue).given(start, userSays('m1', 'hello'));
-    expect(s.when(archive)).toMatchObject([{ type: 'SessionArchived', data: {} }]);
+    expect(s.record(archive)).toMatchObject([{ type: 'SessionArchived', data: {} }]);
     expect(s.state().archivedAt).toEqual(expect.any(String));
-    expect(s.when(archive)).toEqual([]);
+    expect(s.record(archive)).toEqual([]);
     // The conversation stays in the state: archiving hides, it does not erase.
     expect(s.state().messages).toHaveLength(1);
   });
@@ -73,7 +73,7 @@ describe('archiving (deleting) a session (SessionArchived)', () => {
       { type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } },
     ];
     for (const command of refused) {
-      const { code, message } = refusal(() => s.when(command));
+      const { code, message } = refusal(() => s.record(command));
       expect(code).toBe('session_archived');
       expect(message).toContain('Start a new session');
       expect(message).toContain('/api/sessions/s1/audit');

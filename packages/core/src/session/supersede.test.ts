@@ -51,7 +51,7 @@ function twoTurns(): SessionScenario {
 const ids = (messages: readonly { messageId: string }[]) => messages.map((m) => m.messageId);
 const codeOf = (scenario: SessionScenario, command: SessionCommand): string => {
   try {
-    scenario.when(command);
+    scenario.record(command);
   } catch (error) {
     return (error as { code: string }).code;
   }
@@ -63,7 +63,7 @@ describe('RetryTurn (TurnRetried)', () => {
   it('supersedes the reply, keeps the user message, opens a new turn, and leaves loaded groups and the transcript alone', () => {
     const scenario = twoTurns();
     const groupsBefore = activeToolSet(scenario.state(), testCatalogue());
-    const [event, ...more] = scenario.when(retry('t3', 't2-user'));
+    const [event, ...more] = scenario.record(retry('t3', 't2-user'));
     expect(more).toEqual([]);
     expect(event).toMatchObject({
       type: 'TurnRetried',
@@ -83,7 +83,7 @@ describe('RetryTurn (TurnRetried)', () => {
 
   it('after a provider error (no reply) supersedes nothing; the new turn answers in place of the old', () => {
     const scenario = sessionScenario(testCatalogue()).given({ type: 'StartSession', sessionId: 's', agentId: 'a' }, ask('t1-user', 'hi', 't1'), failed);
-    const [event] = scenario.when(retry('t2'));
+    const [event] = scenario.record(retry('t2'));
     expect(event?.data).toMatchObject({ messageId: 't1-user', supersededTurnId: 't1', supersededMessageIds: [] });
     scenario.given(reply('t2-assistant-1', 'hello'), done);
     const state = scenario.state();
@@ -111,7 +111,7 @@ describe('RetryTurn (TurnRetried)', () => {
 
     const stale = twoTurns();
     expect(codeOf(stale, retry('t3', 't1-user'))).toBe('not_last_user_message');
-    expect(() => stale.when(retry('t3', 't1-user'))).toThrow(/not the last message you sent.*'t2-user'/);
+    expect(() => stale.record(retry('t3', 't1-user'))).toThrow(/not the last message you sent.*'t2-user'/);
     expect(codeOf(stale, retry(''))).toBe('invalid_command');
     expect(codeOf(sessionScenario(testCatalogue()), retry('t1'))).toBe('session_not_found');
     expect(stale.history()).toEqual(twoTurns().history()); // nothing recorded
@@ -119,7 +119,7 @@ describe('RetryTurn (TurnRetried)', () => {
 
   it('a retried turn cut off (server killed) is closed by InterruptTurn like any turn', () => {
     const scenario = twoTurns().given(retry('t3'), { type: 'RecordAssistantMessage', messageId: 't3-a1', text: '', toolCalls: [{ callId: 'c9', toolName: 'read_file', arguments: {} }] });
-    const events = scenario.when({ type: 'InterruptTurn', turnId: 't3', detail: 'The server restarted mid-turn.' });
+    const events = scenario.record({ type: 'InterruptTurn', turnId: 't3', detail: 'The server restarted mid-turn.' });
     expect(events.map((e) => e.type)).toEqual(['MessageSent', 'TurnFinished']);
     expect(scenario.state().openTurn).toBeNull();
     expect(scenario.state().pendingToolCalls.size).toBe(0);
@@ -133,7 +133,7 @@ describe('RetryTurn (TurnRetried)', () => {
       done,
     );
     expect(scenario.state().pendingToolCalls.size).toBe(1);
-    scenario.when(retry('t2', 'u1'));
+    scenario.record(retry('t2', 'u1'));
     expect(scenario.state().pendingToolCalls.size).toBe(0);
     expect(ids(scenario.state().messages)).toEqual(['u1']);
   });
@@ -142,7 +142,7 @@ describe('RetryTurn (TurnRetried)', () => {
 describe('EditLastUserMessage (UserMessageEdited + MessageSent)', () => {
   it('supersedes the message and everything after it; the new message opens the turn', () => {
     const scenario = twoTurns();
-    const events = scenario.when(edit('t2-user', 'load my calendar', 't3'));
+    const events = scenario.record(edit('t2-user', 'load my calendar', 't3'));
     expect(events.map((e) => e.type)).toEqual(['UserMessageEdited', 'MessageSent']);
     expect(events[0]?.data).toEqual({ messageId: 't2-user', newMessageId: 't3-user', supersededMessageIds: ['t2-user', 't2-a1', 't2-r1', 't2-a2'] });
     expect(events[1]?.data).toEqual({ messageId: 't3-user', role: 'user', text: 'load my calendar', turnId: 't3', host });
@@ -168,7 +168,7 @@ describe('EditLastUserMessage (UserMessageEdited + MessageSent)', () => {
       reply('t1-a1', 'done'),
       done,
     );
-    const [, sent] = scenario.when(edit('t1-user', 'summarise this', 't2'));
+    const [, sent] = scenario.record(edit('t1-user', 'summarise this', 't2'));
     expect(sent?.data).toEqual({ messageId: 't2-user', role: 'user', text: 'summarise this', turnId: 't2', host, attachments: [pdf] });
   });
 
@@ -204,7 +204,7 @@ describe('retry and edit with compaction', () => {
     // t1, t2, then t3 whose turn compacted up to t3's own user message; t3 is then edited.
     const scenario = twoTurns().given(compact('t1-a1', 'S1: said hi'), ask('t3-user', 'big question', 't3'), reply('t3-a1', 'big answer', 3500), compact('t3-user', 'S2: hi, mail, big question'), done);
     expect(modelConversation(scenario.state()).summary).toBe('S2: hi, mail, big question');
-    scenario.when(edit('t3-user', 'smaller question', 't4'));
+    scenario.record(edit('t3-user', 'smaller question', 't4'));
     const state = scenario.state();
     // S2 summarised the replaced question: the model would read it again. S1 was in effect when t3-user was sent.
     expect(modelConversation(state)).toEqual({ summary: 'S1: said hi', messages: state.messages.slice(2) });
@@ -214,14 +214,14 @@ describe('retry and edit with compaction', () => {
 
   it('a retry drops a summary that covers the retried message itself: the model must see what it answers', () => {
     const scenario = twoTurns().given(ask('t3-user', 'q', 't3'), reply('t3-a1', 'a', 3500), compact('t3-user', 'S: covers q'), done);
-    scenario.when(retry('t4'));
+    scenario.record(retry('t4'));
     expect(modelConversation(scenario.state())).toEqual({ summary: null, messages: scenario.state().messages });
     expect(ids(scenario.state().messages).at(-1)).toBe('t3-user');
   });
 
   it('a summary of earlier messages only, recorded during the superseded turn, still holds (the window estimate is then unknown)', () => {
     const scenario = twoTurns().given(ask('t3-user', 'q', 't3'), compact('t2-a2', 'S: t1 and t2'), reply('t3-a1', 'a', 500), done);
-    scenario.when(retry('t4'));
+    scenario.record(retry('t4'));
     const state = scenario.state();
     expect(modelConversation(state)).toEqual({ summary: 'S: t1 and t2', messages: [state.messages.at(-1)] });
     expect(state.lastInputTokens).toBeNull();
@@ -230,7 +230,7 @@ describe('retry and edit with compaction', () => {
   it('a later compaction cannot name a superseded message as its boundary', () => {
     const scenario = twoTurns().given(retry('t3'), reply('t3-a1', 'again'), done);
     expect(codeOf(scenario, compact('t2-a2', 'S'))).toBe('invalid_compaction_boundary');
-    expect(scenario.when(compact('t1-a1', 'S'))[0]?.type).toBe('ConversationCompacted');
+    expect(scenario.record(compact('t1-a1', 'S'))[0]?.type).toBe('ConversationCompacted');
   });
 });
 
@@ -243,7 +243,7 @@ describe('replaying retry and edit', () => {
 
   it('a TurnRetried or UserMessageEdited naming another message than the last user message (a bad stream) is skipped', () => {
     const scenario = twoTurns();
-    const [retried] = twoTurns().when(retry('t3'));
+    const [retried] = twoTurns().record(retry('t3'));
     const bad = { ...(retried as SessionEvent), data: { ...(retried?.data as object), messageId: 't1-user' } } as SessionEvent;
     const state = evolve(scenario.state(), bad);
     expect(state.skippedEvents).toBe(1);

@@ -183,7 +183,8 @@ async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: Pa
   const provider = config.provider;
   if (!provider?.baseUrl) throw new Error('no provider configured');
   const configServices = ConfigServices.create({ config, store, redactor, createClient: () => createModelProvider({ kind: 'openai', apiKey: MODEL_KEY, baseUrl: provider.baseUrl, maxRetries: 0 }) });
-  const scheduledTasks = new ScheduledTaskService({ store, timeZone: () => config.timeZone });
+  // Never started: these turns schedule nothing, so its launcher is never asked to run a task.
+  const scheduledTasks = new ScheduledTaskService({ store, launcher: { run: () => Promise.reject(new Error('no task runs in this benchmark')) }, timeZone: () => config.timeZone });
   const tools = ToolRuntime.start(config, { store, watchUserTools: false, config: configServices, scheduledTasks, ...(inProcess ? { runner: inProcess.runner } : {}) });
   await configServices.start(tools.registry);
   const timedStore = timedEventStore(store, clock);

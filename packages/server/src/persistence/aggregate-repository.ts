@@ -78,7 +78,7 @@ export class AggregateRepository<S, C, E extends EventEnvelope> {
   private async recordNow(command: C, options: AggregateRecordOptions): Promise<AggregateRecorded<S, E>> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.load();
-      const drafts = this.aggregate.decide(command, current.state, this.now());
+      const drafts = this.aggregate.decide(command, current.state, { now: this.now() });
       // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
       const events = stampEvents<E>(drafts, {
         now: this.now,

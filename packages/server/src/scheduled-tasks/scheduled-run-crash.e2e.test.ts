@@ -22,7 +22,9 @@ it('a task run cut off by SIGKILL while the fake model answers is finished as in
   // The chat's agent stops after two model requests, so the chat turn never competes with the run for the fake's replies.
   writeFileSync(path.join(dataDir, 'agents.json'), JSON.stringify([{ id: 'chat', name: 'Chat', systemPrompt: 'Chat.', maxRounds: 2 }]));
   const seeding = SqliteEventStore.open(path.join(dataDir, 'events.db'));
-  const tasks = new ScheduledTaskService({ store: seeding, timeZone: () => 'UTC', newTaskId: () => 'task-report' });
+  // Only schedules (never started, so its launcher is never asked to run anything).
+  const notRunning = { run: () => Promise.reject(new Error('the seeding service runs nothing')) };
+  const tasks = new ScheduledTaskService({ store: seeding, launcher: notRunning, timeZone: () => 'UTC', newTaskId: () => 'task-report' });
   await tasks.schedule({ name: 'Report', prompt: 'Write the daily report.', schedule: { type: 'daily', hour: 7, minute: 0 } });
   await seeding.close();
 

@@ -18,6 +18,12 @@ import type { TaskRunLauncher } from './task-run-launcher';
 
 export interface ScheduledTaskServiceOptions {
   readonly store: EventStore;
+  /**
+   * Runs a run's prompt. A port, not the TurnRunner: the runner needs the tools, which need this
+   * service, so the composition root (composition.ts) hands in a launcher it completes once the
+   * runner exists. It is called only after `start`.
+   */
+  readonly launcher: TaskRunLauncher;
   /** The IANA zone schedules are read in, asked for at each use (the setting may change while running). */
   readonly timeZone: () => string;
   readonly now?: () => Date;
@@ -63,7 +69,7 @@ const SUCCEEDED = new Set(['completed', 'cleared', 'compacted']);
  * `scheduled-tasks` stream (AggregateRepository: cached, conflict-retrying), so they survive
  * restarts, are the same on every replica and are audited. Starting a run records
  * TaskRunStarted first (that claims the run), then runs the prompt in the background through
- * the attached launcher and records TaskRunFinished with how it ended; a run that fails is
+ * the launcher and records TaskRunFinished with how it ended; a run that fails is
  * recorded as failed, never thrown into the void.
  */
 export class ScheduledTaskService {
@@ -75,7 +81,9 @@ export class ScheduledTaskService {
   private readonly log: (level: 'info' | 'warn', message: string) => void;
   /** Makes this server's command ids differ from another replica's for the same run (see startScheduledRun). */
   private readonly instanceId = randomUUID();
-  private launcher: TaskRunLauncher | undefined;
+  private readonly launcher: TaskRunLauncher;
+  /** Runs start only once the server has bootstrapped (`start`), and no more once it stops. */
+  private accepting = false;
   private readonly running = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
 
@@ -85,12 +93,16 @@ export class ScheduledTaskService {
     this.newTaskId = options.newTaskId ?? (() => `task-${randomBytes(5).toString('hex')}`);
     this.redact = options.redact ?? ((text) => text);
     this.log = options.log ?? (() => undefined);
+    this.launcher = options.launcher;
     this.repository = new AggregateRepository(options.store, scheduledTasksAggregate, { now: this.now });
   }
 
-  /** Gives the service what runs prompts; until then runs cannot start (`scheduler_not_ready`). */
-  attach(launcher: TaskRunLauncher): void {
-    this.launcher = launcher;
+  /**
+   * Lets runs start, once the server has bootstrapped (ScheduledTasksLifecycle: cut-off turns are
+   * closed); until then they cannot (`scheduler_not_ready`).
+   */
+  start(): void {
+    this.accepting = true;
   }
 
   /** The session runs of this server that have not finished yet. */
@@ -165,7 +177,7 @@ export class ScheduledTaskService {
    * (re-decided on fresh state: "already recorded") rather than an idempotent acknowledgement.
    */
   async startScheduledRun(taskId: string, slot: Date, late: boolean): Promise<StartedRun | undefined> {
-    if (!this.launcher || this.stopping.signal.aborted) return undefined;
+    if (!this.accepting || this.stopping.signal.aborted) return undefined;
     const runId = `${taskId}-${compactSlot(slot)}`;
     const recorded = await this.repository.record(
       { type: 'StartTaskRun', taskId, runId, sessionId: runId, trigger: 'schedule', scheduledFor: slot.toISOString(), late },
@@ -242,7 +254,7 @@ export class ScheduledTaskService {
 
   private assertCanRun(): void {
     if (this.stopping.signal.aborted) throw new OneClawError('scheduler_not_ready', 'The server is shutting down; run the task again once it is back.');
-    if (!this.launcher) throw new OneClawError('scheduler_not_ready', 'The task scheduler has not started yet; try again in a moment.');
+    if (!this.accepting) throw new OneClawError('scheduler_not_ready', 'The task scheduler has not started yet; try again in a moment.');
   }
 
   private launch(task: ScheduledTask, run: StartedRun): void {
@@ -253,10 +265,9 @@ export class ScheduledTaskService {
   }
 
   private async execute(task: ScheduledTask, run: StartedRun): Promise<void> {
-    const launcher = this.launcher as TaskRunLauncher;
     let finish: { outcome: 'succeeded' | 'failed'; reason: string; detail: string };
     try {
-      const result = await launcher.run({ sessionId: run.sessionId, agentId: task.agentId, prompt: task.prompt, signal: this.stopping.signal });
+      const result = await this.launcher.run({ sessionId: run.sessionId, agentId: task.agentId, prompt: task.prompt, signal: this.stopping.signal });
       finish = { outcome: SUCCEEDED.has(result.reason) ? 'succeeded' : 'failed', reason: result.reason, detail: this.redact(result.detail) };
     } catch (error) {
       const known = error instanceof OneClawError;

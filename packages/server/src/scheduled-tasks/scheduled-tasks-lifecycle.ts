@@ -1,19 +1,16 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { asSessionEvent } from '@oneclaw/core';
-import { AgentDirectory } from '../agents/agent-directory';
 import { SessionRepository } from '../sessions/session-repository';
 import type { Logger } from '../logging/logger';
 import { LOGGER } from '../tokens';
 import { ServerIdentity } from '../turns/server-identity';
-import { TurnRunner } from '../turns/turn-runner';
 import { ScheduledTaskService, type RunTurnState } from './scheduled-task-service';
 import { TaskScheduler } from './task-scheduler';
-import { TurnRunLauncher } from './turn-run-launcher';
 
 /**
- * Starts the scheduler once the application has bootstrapped (the TurnRunner exists; the task
- * service was created before the tools, which need it) and stops it before the event store
- * closes: the timer stops, runs in progress are cancelled and their outcome recorded.
+ * Starts the task service and the scheduler once the application has bootstrapped (cut-off
+ * turns are closed) and stops them before the event store closes: the timer stops, runs in
+ * progress are cancelled and their outcome recorded.
  */
 @Injectable()
 export class ScheduledTasksLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -21,14 +18,12 @@ export class ScheduledTasksLifecycle implements OnApplicationBootstrap, BeforeAp
     private readonly service: ScheduledTaskService,
     private readonly scheduler: TaskScheduler,
     private readonly sessions: SessionRepository,
-    private readonly runner: TurnRunner,
-    private readonly agents: AgentDirectory,
     private readonly identity: ServerIdentity,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.service.attach(new TurnRunLauncher(this.sessions, this.runner, this.agents));
+    this.service.start();
     // Cut-off turns were closed at module init (CutOffTurnsLifecycle); the runs they belonged to
     // are finished now, before the scheduler can start new ones.
     await this.service.finishCutOffRuns((sessionId) => runTurnState(this.sessions, sessionId), this.identity.silenceLimitMs).catch((error: unknown) => {

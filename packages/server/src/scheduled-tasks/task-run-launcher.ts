@@ -14,9 +14,10 @@ export interface TaskRunResult {
 }
 
 /**
- * Runs a task's prompt. The server's launcher starts a session and runs a turn through the
- * TurnRunner, which exists only once the application has bootstrapped; the task service is
- * created before the tools (it backs them), so the launcher is attached to it afterwards.
+ * Runs a task's prompt: the port between the task service and the agent loop. The server's
+ * launcher (TurnRunLauncher) starts a session and runs a turn through the TurnRunner; the task
+ * service is created before the tools (it backs them) and so before the runner, and
+ * composeRuntime (composition.ts) completes this port once the runner exists.
  */
 export interface TaskRunLauncher {
   run(request: TaskRunRequest): Promise<TaskRunResult>;

@@ -33,8 +33,8 @@ describe('two schedulers on one SQLite store', () => {
       },
     };
     let n = 0;
-    const service = new ScheduledTaskService({ store, timeZone: () => 'Europe/Berlin', now: () => clock.now, newTaskId: () => `task-${store === stores[0] ? 'a' : 'b'}${++n}` });
-    service.attach(launcher);
+    const service = new ScheduledTaskService({ store, launcher, timeZone: () => 'Europe/Berlin', now: () => clock.now, newTaskId: () => `task-${store === stores[0] ? 'a' : 'b'}${++n}` });
+    service.start();
     const scheduler = new TaskScheduler({ service, now: () => clock.now });
     return { store, service, scheduler, requests };
   }

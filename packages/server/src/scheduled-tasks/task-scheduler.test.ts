@@ -32,12 +32,13 @@ class Server {
     let n = 0;
     this.service = new ScheduledTaskService({
       store,
+      launcher: this.launcher,
       timeZone: () => this.zone,
       now: () => this.clock,
       newTaskId: () => `task-${++n}`,
       log: (level, message) => this.logs.push(`${level}: ${message}`),
     });
-    this.service.attach(this.launcher);
+    this.service.start();
     this.scheduler = new TaskScheduler({ service: this.service, now: () => this.clock, log: (level, message) => this.logs.push(`${level}: ${message}`) });
   }
 
@@ -253,16 +254,17 @@ describe('TaskScheduler.tick', () => {
     const logs: string[] = [];
     const service = new ScheduledTaskService({
       store,
+      launcher: {
+        run: async () => {
+          throw new Error('connect failed with key sk-secret-123');
+        },
+      },
       timeZone: () => 'UTC',
       now: () => new Date('2026-03-01T00:00:00Z'),
       redact: (text) => text.replaceAll('sk-secret-123', '[REDACTED]'),
       log: (_, message) => logs.push(message),
     });
-    service.attach({
-      run: async () => {
-        throw new Error('connect failed with key sk-secret-123');
-      },
-    });
+    service.start();
     const { task } = await service.schedule({ name: 'Leaky', prompt: 'Go.', schedule: { type: 'daily', hour: 9, minute: 0 } });
     await service.runNow(task.taskId);
     await service.whenIdle();

@@ -36,7 +36,7 @@ export interface ToolRuntimeOptions {
   readonly onLog?: (level: 'info' | 'warn', message: string) => void;
   /**
    * The scheduled tasks behind the scheduled_tasks tools; the server creates it before the tools
-   * and gives it the TurnRunner at bootstrap.
+   * (composition.ts: its runs reach the TurnRunner through a port completed afterwards).
    */
   readonly scheduledTasks: ScheduledTaskService;
   /**

@@ -442,7 +442,7 @@ describe('execution engine: many calls in one reply (T3)', () => {
     expect(outs[0]?.result).toEqual(outs[1]?.result);
     expect(outs[0]?.result.status).toBe('success');
     const recorded = outs.flatMap((o) =>
-      session.when({ type: 'LoadToolGroup', groupName: String(o.arguments?.group_name), source: { kind: 'tool_call', callId: o.callId } }),
+      session.record({ type: 'LoadToolGroup', groupName: String(o.arguments?.group_name), source: { kind: 'tool_call', callId: o.callId } }),
     );
     expect(recorded.map((e) => e.type)).toEqual(['ToolGroupLoaded']);
     expect(activeToolSet(session.state(), registry)).toEqual(['load_tool_group', 'read_file', 'exec', 'pdf_info', 'pdf_extract_text']);

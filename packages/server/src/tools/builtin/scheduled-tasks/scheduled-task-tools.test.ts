@@ -32,11 +32,11 @@ let engine: ToolExecutionEngine;
 let registry: ToolRegistry;
 let calls: number;
 
-function build(attach = true): void {
+function build(start = true): void {
   let n = 0;
-  service = new ScheduledTaskService({ store, timeZone: () => ZONE, now: () => NOW, newTaskId: () => `task-${++n}` });
   launcher = new HeldLauncher();
-  if (attach) service.attach(launcher);
+  service = new ScheduledTaskService({ store, launcher, timeZone: () => ZONE, now: () => NOW, newTaskId: () => `task-${++n}` });
+  if (start) service.start();
   registry = new ToolRegistry();
   registry.registerGroup(BUILTIN_GROUPS.scheduled_tasks, { kind: 'built-in', fileName: 'scheduled-task-tools.ts' });
   for (const tool of createScheduledTaskTools(service)) registry.register(tool, { kind: 'built-in', fileName: 'scheduled-task-tools.ts', group: 'scheduled_tasks' });
