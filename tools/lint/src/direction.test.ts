@@ -133,7 +133,7 @@ beforeAll(() => {
 }, 120_000);
 
 describe('the package-direction lint rule', () => {
-  test.each(CASES.map((c, i) => [...c, i] as const))('%s (%s): %s', (_title, _file, _code, expected, index) => {
+  test.each(CASES.map((c, i) => [...c, i] as const))('%s (%s)', (_title, _file, _code, expected, index) => {
     const messages = results[index]!.messages;
     // Nothing else may fail either: a parse error would make "accepts" pass for the wrong reason.
     expect(messages.filter((m) => m.ruleId !== RULE)).toEqual([]);
@@ -153,6 +153,7 @@ function workspacePackages() {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, dir, 'package.json'), 'utf8')) as {
       name: string;
       types?: string;
+      scripts?: Record<string, string>;
       dependencies?: Record<string, string>;
       devDependencies?: Record<string, string>;
     };
@@ -168,6 +169,11 @@ describe('the workspace follows the direction', () => {
     const missing = workspacePackages()
       .filter(({ dir, pkg }) => direction[pkg.name]?.dir !== dir)
       .map(({ dir, pkg }) => `${pkg.name} (${dir})`);
+    expect(missing).toEqual([]);
+  });
+
+  test('every workspace package has the lint and typecheck scripts that pnpm test runs', () => {
+    const missing = workspacePackages().flatMap(({ pkg }) => ['lint', 'typecheck'].filter((script) => !pkg.scripts?.[script]).map((script) => `${pkg.name}: ${script}`));
     expect(missing).toEqual([]);
   });
 
