@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RULE = '@typescript-eslint/no-restricted-imports';
@@ -158,7 +159,8 @@ function workspacePackages() {
       devDependencies?: Record<string, string>;
     };
     const tsconfigPath = path.join(ROOT, dir, 'tsconfig.json');
-    const tsconfig = existsSync(tsconfigPath) ? (JSON.parse(readFileSync(tsconfigPath, 'utf8')) as { references?: { path: string }[] }) : undefined;
+    // tsconfig.json may have comments: read it the way tsc does.
+    const tsconfig = existsSync(tsconfigPath) ? (ts.readConfigFile(tsconfigPath, ts.sys.readFile).config as { references?: { path: string }[] }) : undefined;
     const ours = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((d) => d.startsWith('@oneclaw/'));
     return { dir, pkg, tsconfig, ours };
   });
