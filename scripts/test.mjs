@@ -1,11 +1,12 @@
-// Runs every package's tests through turbo (build first), then prints one closing line summed
-// over all packages, e.g. "412 passed, 0 failed, 1 skipped". Exit code is non-zero on any failure.
+// Runs the checks (lint, then typecheck) and every package's tests through turbo (build first),
+// then prints one closing line summed over all packages, e.g. "412 passed, 0 failed, 1 skipped",
+// where a failed check counts as one failure. Exit code is non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const packageDirs = ['packages', 'apps']
+const packageDirs = ['packages', 'apps', 'tools']
   .map((d) => path.join(root, d))
   .filter(existsSync)
   .flatMap((d) => readdirSync(d).map((name) => path.join(d, name)))
@@ -15,12 +16,26 @@ const packageDirs = ['packages', 'apps']
 // Stale results from an earlier run must not be counted.
 for (const dir of packageDirs) rmSync(path.join(dir, '.jest-results.json'), { force: true });
 
+const turboEnv = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
+const turboArgs = process.argv.slice(2);
+
+// The checks run first, and the tests run even when a check fails, so one run shows everything.
+const checks = [
+  { name: 'lint', tasks: ['lint', 'lint:root'] },
+  { name: 'typecheck', tasks: ['typecheck'] },
+];
+const failedChecks = [];
+for (const check of checks) {
+  const run = spawnSync('pnpm', ['exec', 'turbo', 'run', ...check.tasks, '--concurrency=2', '--continue', ...turboArgs], { cwd: root, stdio: 'inherit', env: turboEnv });
+  if (run.status !== 0) failedChecks.push(check.name);
+}
+
 // Every package's tests run even when another's fail, so the closing line counts them all; a
 // package whose build failed is still skipped (its tests would run old code) and is listed below.
-const turbo = spawnSync('pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue=dependencies-successful', ...process.argv.slice(2)], {
+const turbo = spawnSync('pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue=dependencies-successful', ...turboArgs], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+  env: turboEnv,
 });
 
 let passed = 0;
@@ -47,7 +62,8 @@ for (const dir of packageDirs) {
     }
   }
 }
+for (const name of failedChecks) console.log(`check failed: ${name} (its errors are above; run pnpm ${name})`);
 if (missing.length > 0) console.log(`no test results from: ${missing.join(', ')} (build or test run failed before tests ran)`);
-const ok = turbo.status === 0 && failed === 0 && missing.length === 0;
-console.log(`${passed} passed, ${failed + missing.length} failed, ${skipped} skipped`);
+const ok = turbo.status === 0 && failed === 0 && missing.length === 0 && failedChecks.length === 0;
+console.log(`${passed} passed, ${failed + missing.length + failedChecks.length} failed, ${skipped} skipped`);
 process.exit(ok ? 0 : 1);

@@ -221,7 +221,7 @@ async function settled(target: Locator, what: () => string, actual: () => Promis
   } catch (error) {
     // Say what was there instead, not only that the wait ran out.
     const seen = await actual().catch((e: unknown) => `(unreadable: ${(e as Error).message})`);
-    throw new Error(`Expected ${what()}; it was ${JSON.stringify(seen)}. ${(error as Error).message}`);
+    throw new Error(`Expected ${what()}; it was ${JSON.stringify(seen)}. ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
-import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, MODEL_KEY, PHONE, startUiHarness, waitForCount, waitForText, type UiHarness } from './harness';
+import { CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, MODEL_KEY, PHONE, startUiHarness, waitForCount, waitForText, type UiHarness } from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(90_000);

@@ -209,7 +209,7 @@ describe('J8 google_drive: files', () => {
     const scratch = c.ok(await h.call('drive_create_folder', { name: 'Scratch' }));
     h.api.clearRequests();
     expect(c.ok(await h.call('drive_delete_file', { file_id: scratch.id }))).toEqual({ success: true, fileId: scratch.id });
-    const req = only(`DELETE /drive/v3/files/${scratch.id}`);
+    only(`DELETE /drive/v3/files/${scratch.id}`);
     expect(drive.file(scratch.id)).toBeUndefined();
     c.apiError(await h.call('drive_delete_file', { file_id: scratch.id }), 404);
     c.invalid(await h.call('drive_delete_file', {}));

@@ -24,7 +24,6 @@ afterEach(() => {
   expect(h.api.unmatched).toHaveLength(0);
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const run = async (tool: string, params: Record<string, unknown> = {}): Promise<any> => c.ok(await h.call(tool, params));
 
 /** An execution error whose message says why. */

@@ -29,7 +29,6 @@ afterEach(() => {
 });
 
 /** Runs a tool that must succeed; returns its parsed JSON result. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const ok = async (tool: string, params: Record<string, unknown> = {}): Promise<any> => c.ok(await h.call(tool, params));
 
 async function fails(tool: string, params: Record<string, unknown>, errorType: string, message: RegExp): Promise<void> {

@@ -7,13 +7,11 @@ import type { ToolHarness } from './tool-harness';
 /** Assertions the Google tool tests share: what reached the fake, and what the tool answered. */
 export interface GoogleToolChecks {
   /** The parsed result of a successful call (throws with the error otherwise). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   ok(result: ToolResult): any;
   /** The requests so far as `METHOD path`, each checked for the bearer token and the API's host. */
   sent(): string[];
   request(index: number): InterceptedRequest;
   /** The JSON body of a request, checked for its content type. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body(index: number): any;
   /** An execution error with the google_api message "<API> API error (<status>)". */
   apiError(result: ToolResult, status: number): void;

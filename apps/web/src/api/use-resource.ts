@@ -51,7 +51,6 @@ export function useResource<T>(load: (api: ApiClient, signal: AbortSignal) => Pr
       },
     );
     return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, generation, ...deps]);
 
   // Unmounted: no load will settle any more, so nobody may be left waiting.

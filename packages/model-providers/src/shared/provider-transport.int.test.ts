@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { expectProviderError } from '../testing/expect-provider-error';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { captureRejection } from '../testing/fake-model/capture-rejection';
 import { AnthropicProvider } from '../anthropic/anthropic-provider';
 import { createModelProvider } from '../create-model-provider';
 import type { ModelRequest } from '../model-provider';

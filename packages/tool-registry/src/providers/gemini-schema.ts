@@ -47,7 +47,7 @@ export function adaptForGemini(root: SchemaNode, report: IssueReporter): SchemaN
 function adapt(node: SchemaNode, path: string, place: Place, report: IssueReporter): SchemaNode | typeof DROP {
   const types = typesOf(node);
   const nonNull = types.filter((t) => t !== 'null');
-  let nullable = node.nullable === true || types.includes('null');
+  const nullable = node.nullable === true || types.includes('null');
 
   if (types.length > 0 && nonNull.length === 0) {
     report(path, 'type', 'removed', `type "null" alone cannot be expressed for Gemini; the parameter is not offered to Gemini`);
