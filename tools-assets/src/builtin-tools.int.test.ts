@@ -30,7 +30,10 @@ describe('J8 shipped single-tool files (core tools)', () => {
       status: 'success',
       result: 'Wrote 8 characters to notes/todo.md (overwrite).',
     });
-    expect(await h.call('write_file', { path: 'notes/todo.md', content: '\ncall Bo', mode: 'append' })).toMatchObject({ status: 'success', result: expect.stringContaining('(append)') });
+    expect(await h.call('write_file', { path: 'notes/todo.md', content: '\ncall Bo', mode: 'append' })).toMatchObject({
+      status: 'success',
+      result: expect.stringContaining('(append)'),
+    });
     expect(readFileSync(path.join(h.filesRoot, 'notes/todo.md'), 'utf8')).toBe('buy milk\ncall Bo');
     expect(await h.call('read_file', { path: 'notes/todo.md' })).toEqual({ status: 'success', result: 'buy milk\ncall Bo' });
   });

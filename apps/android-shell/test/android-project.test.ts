@@ -62,7 +62,7 @@ describe('the generated Android project matches the config', () => {
     expect(manifest).toMatch(/<activity[^>]*android:name="\.MainActivity"[\s\S]*android\.intent\.category\.LAUNCHER/);
   });
 
-  test('MainActivity sits in the app id\'s package and registers the navigation plugin before the bridge is built', () => {
+  test("MainActivity sits in the app id's package and registers the navigation plugin before the bridge is built", () => {
     const activity = read(path.join(JAVA_DIR, 'MainActivity.java'));
     expect(activity).toContain(`package ${config.appId};`);
     expect(activity).toContain('extends BridgeActivity');
@@ -78,7 +78,18 @@ describe('the generated Android project matches the config', () => {
     expect(javaConstant(plugin, 'SERVER_URL_KEY')).toBe(PREF_SERVER_URL);
     expect(javaConstant(plugin, 'SERVER_MODE')).toBe('server');
     const preferencesConfig = read(
-      path.join(path.dirname(require.resolve('@capacitor/preferences/package.json')), 'android', 'src', 'main', 'java', 'com', 'capacitorjs', 'plugins', 'preferences', 'PreferencesConfiguration.java'),
+      path.join(
+        path.dirname(require.resolve('@capacitor/preferences/package.json')),
+        'android',
+        'src',
+        'main',
+        'java',
+        'com',
+        'capacitorjs',
+        'plugins',
+        'preferences',
+        'PreferencesConfiguration.java',
+      ),
     );
     expect(preferencesConfig).toContain(`DEFAULTS.group = "${javaConstant(plugin, 'PREFERENCES_FILE')}";`);
   });
@@ -88,7 +99,17 @@ describe('after cap sync', () => {
   test('the app carries the launcher, the offline page, the bundled UI and the Capacitor scripts', () => {
     const web = path.join(ASSETS, 'public');
     expect(existsSync(web)).toBe(true);
-    for (const file of ['index.html', config.server.errorPath, BUNDLED_UI_PATH, 'launcher.js', 'offline.js', 'shell-settings.js', 'plugins.js', 'vendor/capacitor.js', 'vendor/capacitor-preferences.js']) {
+    for (const file of [
+      'index.html',
+      config.server.errorPath,
+      BUNDLED_UI_PATH,
+      'launcher.js',
+      'offline.js',
+      'shell-settings.js',
+      'plugins.js',
+      'vendor/capacitor.js',
+      'vendor/capacitor-preferences.js',
+    ]) {
       expect({ file, present: existsSync(path.join(web, file)) }).toEqual({ file, present: true });
     }
     // The bundled UI's own scripts, referenced relatively from ui/index.html (Vite's base './').
@@ -186,16 +207,19 @@ describe('the Java files (compiled with the JDK against stand-ins; no Android SD
   });
 
   const javac = spawnSync('javac', ['-version']).status === 0;
-  (javac ? test : test.skip)(javac ? 'MainActivity and ServerNavigationPlugin compile without warnings' : 'skipped: no javac on PATH (install a JDK to compile-check the Java files)', () => {
-    const out = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-javac-'));
-    try {
-      const stubs = execFileSync('find', [STUBS, '-name', '*.java'], { encoding: 'utf8' }).trim().split('\n');
-      const sources = readdirSync(JAVA_DIR).map((name) => path.join(JAVA_DIR, name));
-      const result = spawnSync('javac', ['-Xlint:all', '-Werror', '-d', out, ...stubs, ...sources], { encoding: 'utf8' });
-      expect(result.stderr + result.stdout).toBe('');
-      expect(result.status).toBe(0);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  });
+  (javac ? test : test.skip)(
+    javac ? 'MainActivity and ServerNavigationPlugin compile without warnings' : 'skipped: no javac on PATH (install a JDK to compile-check the Java files)',
+    () => {
+      const out = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-javac-'));
+      try {
+        const stubs = execFileSync('find', [STUBS, '-name', '*.java'], { encoding: 'utf8' }).trim().split('\n');
+        const sources = readdirSync(JAVA_DIR).map((name) => path.join(JAVA_DIR, name));
+        const result = spawnSync('javac', ['-Xlint:all', '-Werror', '-d', out, ...stubs, ...sources], { encoding: 'utf8' });
+        expect(result.stderr + result.stdout).toBe('');
+        expect(result.status).toBe(0);
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -66,7 +66,16 @@ describeUi(chromiumAvailable ? 'S7 launcher and offline pages (Chromium, real se
     browser = await chromium.launch({
       executablePath: SYSTEM_CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
     });
   });
 
@@ -109,7 +118,7 @@ describeUi(chromiumAvailable ? 'S7 launcher and offline pages (Chromium, real se
     return values;
   }
 
-  test('first start shows the setup form, with the server\'s own UI preselected', async () => {
+  test("first start shows the setup form, with the server's own UI preselected", async () => {
     const { page, errors } = await freshApp();
     await setupForm(page).waitFor();
     await expect(page.getByRole('radio', { name: "The server's own UI" }).isChecked()).resolves.toBe(true);
@@ -172,7 +181,7 @@ describeUi(chromiumAvailable ? 'S7 launcher and offline pages (Chromium, real se
     await expect(page.getByRole('radio', { name: "The server's own UI" }).isChecked()).resolves.toBe(true);
   });
 
-  test('the UI bundled in the app: signed in against the server, remembered, and switchable back to the server\'s UI', async () => {
+  test("the UI bundled in the app: signed in against the server, remembered, and switchable back to the server's UI", async () => {
     const { page, context, errors } = await freshApp();
     // A call made by the bundled UI itself (not the launcher's check before it opens).
     const uiCall = page.waitForRequest((request) => request.url().startsWith(`${server.url}/api/`) && request.frame().url().startsWith(`${app}/ui/`));

@@ -43,10 +43,12 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
       // contrast is measured on the colours at rest, not halfway through a change.
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
       const violations = await accessibilityViolations(page);
-      found.push(...violations.flatMap((v) => [
-        `- ${v.id} (${v.impact}, ${scheme} colours): ${v.help} [${v.helpUrl}]`,
-        ...v.nodes.map((node) => `    at ${node.target}\n      ${node.summary.replace(/\n/g, '\n      ')}`),
-      ]));
+      found.push(
+        ...violations.flatMap((v) => [
+          `- ${v.id} (${v.impact}, ${scheme} colours): ${v.help} [${v.helpUrl}]`,
+          ...v.nodes.map((node) => `    at ${node.target}\n      ${node.summary.replace(/\n/g, '\n      ')}`),
+        ]),
+      );
     }
   } finally {
     await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light', reducedMotion: reduced ? 'reduce' : 'no-preference' });

@@ -137,7 +137,10 @@ describeUi(chromiumAvailable ? 'S6 accessibility: axe-core finds no serious or c
       const card = conversation(page).getByRole('button', { name: /Tool call load_tool_group\b/ });
       await card.click();
       await waitForAttribute(card, 'aria-expanded', 'true');
-      await page.locator(`#${await card.getAttribute('aria-controls')}`).getByText('"group_name": "pdf"').waitFor();
+      await page
+        .locator(`#${await card.getAttribute('aria-controls')}`)
+        .getByText('"group_name": "pdf"')
+        .waitFor();
       await expectAccessible(page, `chat with a tool card open (${name})`);
 
       await openDrawerOnPhone(page, device);
@@ -217,7 +220,11 @@ describeUi(chromiumAvailable ? 'S6 accessibility: axe-core finds no serious or c
       const showTools = page.getByRole('button', { name: /^\d+ tools of Google Tasks$/ });
       await showTools.click();
       await waitForAttribute(showTools, 'aria-expanded', 'true');
-      await page.locator(`#${await showTools.getAttribute('aria-controls')}`).locator('.group-card__tool-description').first().waitFor();
+      await page
+        .locator(`#${await showTools.getAttribute('aria-controls')}`)
+        .locator('.group-card__tool-description')
+        .first()
+        .waitFor();
       await expectAccessible(page, `groups with a tool list open (${name})`);
       expect(errors).toEqual([]);
     });

@@ -107,7 +107,13 @@ describeUi(chromiumAvailable ? 'S6 attachments: images and PDFs on a message (re
 
       const stored = await ui.api<{ messages: MessageData[] }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}`);
       expect(stored.messages.filter((m) => m.role === 'user').map((m) => [m.text, m.attachments?.map((a) => [a.name, a.mediaType])])).toEqual([
-        [text, [['report.pdf', 'application/pdf'], ['cat.png', 'image/png']]],
+        [
+          text,
+          [
+            ['report.pdf', 'application/pdf'],
+            ['cat.png', 'image/png'],
+          ],
+        ],
       ]);
 
       const checkTranscript = async () => {

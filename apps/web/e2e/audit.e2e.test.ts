@@ -8,7 +8,13 @@ jest.setTimeout(90_000);
 
 interface AuditAnswer {
   events: { revision: number; type: string }[];
-  requests: { number: number; revision: number; schemaTokens: number; toolNames: string[]; tools: { name: string; reason: { kind: string; groupName?: string; loadedAtRevision?: number } }[] }[];
+  requests: {
+    number: number;
+    revision: number;
+    schemaTokens: number;
+    toolNames: string[];
+    tools: { name: string; reason: { kind: string; groupName?: string; loadedAtRevision?: number } }[];
+  }[];
 }
 
 describeUi(chromiumAvailable ? 'S3+S6 audit view in the browser (real server, FAKE OpenAI-compatible model, Chromium)' : CHROMIUM_SKIP_REASON, () => {
@@ -17,7 +23,6 @@ describeUi(chromiumAvailable ? 'S3+S6 audit view in the browser (real server, FA
   let groupName: string;
   let audit: AuditAnswer;
   let baseline: number;
-
 
   beforeAll(async () => {
     ui = await startUiHarness();
@@ -99,9 +104,11 @@ describeUi(chromiumAvailable ? 'S3+S6 audit view in the browser (real server, FA
     const label = (await chart.getAttribute('aria-label')) ?? '';
     expect(label).toContain(`Sending all tools would take ${baseline.toLocaleString('en-US')} tokens per request`);
 
-    const bars = await chart.locator('rect[data-tokens]').evaluateAll((rects) =>
-      rects.map((r) => ({ tokens: Number(r.getAttribute('data-tokens')), height: Number(r.getAttribute('height')), request: Number(r.getAttribute('data-request')) })),
-    );
+    const bars = await chart
+      .locator('rect[data-tokens]')
+      .evaluateAll((rects) =>
+        rects.map((r) => ({ tokens: Number(r.getAttribute('data-tokens')), height: Number(r.getAttribute('height')), request: Number(r.getAttribute('data-request')) })),
+      );
     expect(bars.map((b) => b.request)).toEqual(audit.requests.map((r) => r.number));
     expect(bars.map((b) => b.tokens)).toEqual(audit.requests.map((r) => r.schemaTokens));
     // Heights are proportional to the tokens: same scale for every bar.

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeReply } from '@oneclaw/server/testing';
 import type { Page } from 'playwright-core';
-import { API_TOKEN, CHROMIUM_SKIP_REASON, chromiumAvailable, DESKTOP, PHONE, startSession, startUiHarness, waitForAttribute, waitForCount, waitForText, WIDE_DESKTOP, type UiHarness } from './harness';
+import {
+  API_TOKEN,
+  CHROMIUM_SKIP_REASON,
+  chromiumAvailable,
+  DESKTOP,
+  PHONE,
+  startSession,
+  startUiHarness,
+  waitForAttribute,
+  waitForCount,
+  waitForText,
+  WIDE_DESKTOP,
+  type UiHarness,
+} from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(90_000);
@@ -51,7 +64,7 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await ui?.close();
   });
 
-  test('S6: with no session yet, #/ shows the new-session draft; a sent message creates the session, shows at once as plain text and the fake model\'s reply streams in as safe markdown (table, list, links, highlighted code with a copy button; model HTML shown as text)', async () => {
+  test("S6: with no session yet, #/ shows the new-session draft; a sent message creates the session, shows at once as plain text and the fake model's reply streams in as safe markdown (table, list, links, highlighted code with a copy button; model HTML shown as text)", async () => {
     const { page, context, errors } = await ui.open({ device: DESKTOP });
     await page.getByRole('heading', { level: 1, name: 'New session' }).waitFor();
 
@@ -143,53 +156,57 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
   test.each([
     ['a 1440 x 900 desktop', WIDE_DESKTOP],
     ['a 390 x 844 phone', PHONE],
-  ] as const)('S6 layout on %s: a conversation longer than the screen scrolls inside the transcript; the page does not scroll, the header and the composer stay in view', async (_name, device) => {
-    const { sessionId } = await ui.api<{ sessionId: string }>('POST', '/api/sessions', {});
-    const { page, errors } = await ui.open({ device, hash: `#/sessions/${encodeURIComponent(sessionId)}` });
-    await page.getByText('No messages yet.', { exact: false }).waitFor();
+  ] as const)(
+    'S6 layout on %s: a conversation longer than the screen scrolls inside the transcript; the page does not scroll, the header and the composer stay in view',
+    async (_name, device) => {
+      const { sessionId } = await ui.api<{ sessionId: string }>('POST', '/api/sessions', {});
+      const { page, errors } = await ui.open({ device, hash: `#/sessions/${encodeURIComponent(sessionId)}` });
+      await page.getByText('No messages yet.', { exact: false }).waitFor();
 
-    // Several turns, so the visually hidden "You:"/"Assistant:" labels sit far below the fold.
-    const lines = Array.from({ length: 12 }, (_, i) => `- point ${i + 1}`).join('\n');
-    for (let turn = 1; turn <= 4; turn++) {
-      ui.fake.enqueue(fakeReply.text(`Answer ${turn}:\n\n${lines}`));
-      await send(page, `Question ${turn}`);
-      await conversation(page).getByText(`Answer ${turn}:`).waitFor();
-      await turnOver(page);
-    }
+      // Several turns, so the visually hidden "You:"/"Assistant:" labels sit far below the fold.
+      const lines = Array.from({ length: 12 }, (_, i) => `- point ${i + 1}`).join('\n');
+      for (let turn = 1; turn <= 4; turn++) {
+        ui.fake.enqueue(fakeReply.text(`Answer ${turn}:\n\n${lines}`));
+        await send(page, `Question ${turn}`);
+        await conversation(page).getByText(`Answer ${turn}:`).waitFor();
+        await turnOver(page);
+      }
 
-    const transcript = page.locator('[aria-labelledby="transcript-title"]');
-    // The condition the rest depends on: the conversation no longer fits its box.
-    await transcript.evaluate((el) =>
-      new Promise<void>((resolve) => {
-        const check = () => (el.scrollHeight > el.clientHeight ? resolve() : requestAnimationFrame(check));
-        check();
-      }),
-    );
-    const layout = await page.evaluate(() => {
-      const rect = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
-      // Try to scroll the page itself, as a finger or a wheel would.
-      window.scrollTo(0, document.documentElement.scrollHeight);
-      const scroller = document.querySelector('[aria-labelledby="transcript-title"]')!;
-      return {
-        innerHeight: window.innerHeight,
-        pageScrollHeight: document.scrollingElement!.scrollHeight,
-        pageScrollY: window.scrollY,
-        topbar: rect('.topbar'),
-        header: rect('.chat__header'),
-        composer: rect('.composer'),
-        transcript: { scrollHeight: scroller.scrollHeight, clientHeight: scroller.clientHeight },
-      };
-    });
-    expect(layout.pageScrollHeight).toBeLessThanOrEqual(layout.innerHeight);
-    expect(layout.pageScrollY).toBe(0);
-    for (const part of [layout.topbar, layout.header, layout.composer]) {
-      expect(part.top).toBeGreaterThanOrEqual(0);
-      expect(part.bottom).toBeLessThanOrEqual(layout.innerHeight);
-    }
-    expect(layout.transcript.scrollHeight).toBeGreaterThan(layout.transcript.clientHeight);
-    expect(layout.composer.top).toBeGreaterThan(layout.header.bottom);
-    expect(errors).toEqual([]);
-  });
+      const transcript = page.locator('[aria-labelledby="transcript-title"]');
+      // The condition the rest depends on: the conversation no longer fits its box.
+      await transcript.evaluate(
+        (el) =>
+          new Promise<void>((resolve) => {
+            const check = () => (el.scrollHeight > el.clientHeight ? resolve() : requestAnimationFrame(check));
+            check();
+          }),
+      );
+      const layout = await page.evaluate(() => {
+        const rect = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+        // Try to scroll the page itself, as a finger or a wheel would.
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        const scroller = document.querySelector('[aria-labelledby="transcript-title"]')!;
+        return {
+          innerHeight: window.innerHeight,
+          pageScrollHeight: document.scrollingElement!.scrollHeight,
+          pageScrollY: window.scrollY,
+          topbar: rect('.topbar'),
+          header: rect('.chat__header'),
+          composer: rect('.composer'),
+          transcript: { scrollHeight: scroller.scrollHeight, clientHeight: scroller.clientHeight },
+        };
+      });
+      expect(layout.pageScrollHeight).toBeLessThanOrEqual(layout.innerHeight);
+      expect(layout.pageScrollY).toBe(0);
+      for (const part of [layout.topbar, layout.header, layout.composer]) {
+        expect(part.top).toBeGreaterThanOrEqual(0);
+        expect(part.bottom).toBeLessThanOrEqual(layout.innerHeight);
+      }
+      expect(layout.transcript.scrollHeight).toBeGreaterThan(layout.transcript.clientHeight);
+      expect(layout.composer.top).toBeGreaterThan(layout.header.bottom);
+      expect(errors).toEqual([]);
+    },
+  );
 
   test('S6: the fake model loads a group and calls its tool; cards expand to arguments and results, the chip appears, and all of it survives a reload and a server restart; the chip unloads from the UI', async () => {
     const { page, errors } = await ui.open({ device: DESKTOP });
@@ -351,7 +368,9 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     expect(await card.textContent()).toContain('Error: tool_not_available');
     // The error icon is drawn (an inline SVG), not a font glyph some devices lack.
     await card.locator('.tool-card__icon svg').waitFor();
-    const cardItem = conversation(page).getByRole('listitem').filter({ has: page.getByRole('button', { name: toolCardName('pdf_info') }) });
+    const cardItem = conversation(page)
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('button', { name: toolCardName('pdf_info') }) });
     expect(await cardItem.getAttribute('class')).toContain('tool-card--error');
     const colours = await cardItem.evaluate((el) => {
       // The danger colour as the page resolves it, to compare with the card's border.
@@ -383,7 +402,7 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     expect(errors).toEqual([]);
   });
 
-  test('S6: the groups browser lists every group, searches, shows a group\'s tools with descriptions, and loads one into the session', async () => {
+  test("S6: the groups browser lists every group, searches, shows a group's tools with descriptions, and loads one into the session", async () => {
     const { page, errors } = await ui.open({ device: DESKTOP });
     ui.fake.enqueue(fakeReply.text('Ready.'));
     const sessionId = await startSession(page, 'Hello');
@@ -394,11 +413,17 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Groups' }).click();
     await page.waitForURL(new RegExp(`#/groups\\?session=${encodeURIComponent(sessionId)}$`));
     await page.getByRole('heading', { level: 1, name: 'Tool groups' }).waitFor();
-    await page.getByRole('status').filter({ hasText: `${groups.length} groups` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${groups.length} groups` })
+      .waitFor();
     for (const group of groups) await page.getByRole('heading', { level: 2, name: group.displayName, exact: true }).waitFor();
 
     await page.getByRole('searchbox', { name: 'Search groups' }).fill('gmail');
-    await page.getByRole('status').filter({ hasText: /^2 of \d+ groups$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^2 of \d+ groups$/ })
+      .waitFor();
     await page.getByRole('heading', { level: 2, name: 'Google Calendar' }).waitFor({ state: 'detached' });
     await page.getByRole('searchbox', { name: 'Search groups' }).fill('');
 
@@ -438,7 +463,10 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     const card = toolCard(page, 'load_tool_group');
     await card.tap();
     await waitForAttribute(card, 'aria-expanded', 'true');
-    await page.locator(`#${await card.getAttribute('aria-controls')}`).getByText('"group_name": "pdf"').waitFor();
+    await page
+      .locator(`#${await card.getAttribute('aria-controls')}`)
+      .getByText('"group_name": "pdf"')
+      .waitFor();
 
     // Nothing is wider than the phone.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -53,7 +53,9 @@ describeUi(chromiumAvailable ? 'S6 a turn cut off by a server crash offers Retry
       await waitForCount(entry(page, 'Turn failed'), 0);
       await waitForCount(page.getByRole('list', { name: 'Conversation' }).getByText(question, { exact: true }), 1);
       // The browser logs the stream the crash broke and requests made while the server was down; nothing else.
-      expect(errors.filter((e) => !/^console: Failed to load resource: net::ERR_(INCOMPLETE_CHUNKED_ENCODING|CONNECTION_REFUSED|EMPTY_RESPONSE|CONNECTION_RESET)$/.test(e))).toEqual([]);
+      expect(
+        errors.filter((e) => !/^console: Failed to load resource: net::ERR_(INCOMPLETE_CHUNKED_ENCODING|CONNECTION_REFUSED|EMPTY_RESPONSE|CONNECTION_RESET)$/.test(e)),
+      ).toEqual([]);
     });
   }
 });

@@ -76,7 +76,9 @@ describeUi(chromiumAvailable ? 'S6 a message of files only (real server, FAKE mo
 
       // Stored without text; the session list names it by its files; a reload shows the same.
       const view = await ui.api<{ messages: MessageData[] }>('GET', `/api/sessions/${encodeURIComponent(sessionId)}`);
-      expect(view.messages.filter((m) => m.role === 'user')).toEqual([expect.objectContaining({ text: '', attachments: [expect.objectContaining({ name: catName }), expect.objectContaining({ name: 'report.pdf' })] })]);
+      expect(view.messages.filter((m) => m.role === 'user')).toEqual([
+        expect.objectContaining({ text: '', attachments: [expect.objectContaining({ name: catName }), expect.objectContaining({ name: 'report.pdf' })] }),
+      ]);
       const listed = await ui.api<{ sessions: { sessionId: string; title: string }[] }>('GET', '/api/sessions');
       expect(listed.sessions.find((s) => s.sessionId === sessionId)?.title).toBe(`${catName}, report.pdf`);
       await page.reload();

@@ -137,7 +137,16 @@ export async function startUiHarness(options: { env?: Record<string, string> } =
   const browser = await chromium.launch({
     executablePath: SYSTEM_CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   const contexts: BrowserContext[] = [];
   return {
@@ -201,18 +210,36 @@ export async function startUiHarness(options: { env?: Record<string, string> } =
 /** Until the element's text is `expected` (a string: all of it, surrounding whitespace aside; a RegExp: matching). */
 export async function waitForText(locator: Locator, expected: string | RegExp): Promise<void> {
   const pattern = typeof expected === 'string' ? new RegExp(`^\\s*${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) : expected;
-  await settled(locator.filter({ hasText: pattern }), () => `the text of ${String(locator)} to be ${String(expected)}`, () => locator.textContent());
+  await settled(
+    locator.filter({ hasText: pattern }),
+    () => `the text of ${String(locator)} to be ${String(expected)}`,
+    () => locator.textContent(),
+  );
 }
 
 /** Until the element's attribute `name` is `value`. */
 export async function waitForAttribute(locator: Locator, name: string, value: string): Promise<void> {
-  await settled(locator.and(locator.page().locator(`[${name}="${value}"]`)), () => `${name}="${value}" on ${String(locator)}`, () => locator.getAttribute(name));
+  await settled(
+    locator.and(locator.page().locator(`[${name}="${value}"]`)),
+    () => `${name}="${value}" on ${String(locator)}`,
+    () => locator.getAttribute(name),
+  );
 }
 
 /** Until exactly `n` elements match. */
 export async function waitForCount(locator: Locator, n: number): Promise<void> {
-  await settled(locator.nth(n), () => `at most ${n} of ${String(locator)}`, () => locator.count(), 'detached');
-  if (n > 0) await settled(locator.nth(n - 1), () => `${n} of ${String(locator)}`, () => locator.count());
+  await settled(
+    locator.nth(n),
+    () => `at most ${n} of ${String(locator)}`,
+    () => locator.count(),
+    'detached',
+  );
+  if (n > 0)
+    await settled(
+      locator.nth(n - 1),
+      () => `${n} of ${String(locator)}`,
+      () => locator.count(),
+    );
 }
 
 async function settled(target: Locator, what: () => string, actual: () => Promise<unknown>, state: 'attached' | 'detached' = 'attached'): Promise<void> {

@@ -32,7 +32,10 @@ describeUi(chromiumAvailable ? 'S6 the markdown renderer loads on first need (re
     await page.getByRole('article', { name: 'OneClaw', exact: true }).waitFor();
     expect(fetched).toEqual([]);
 
-    await page.getByRole('complementary', { name: 'Sessions' }).getByRole('link', { name: /Answer with a table/ }).click();
+    await page
+      .getByRole('complementary', { name: 'Sessions' })
+      .getByRole('link', { name: /Answer with a table/ })
+      .click();
     const reply = page.getByRole('list', { name: 'Conversation' }).getByRole('listitem').filter({ hasText: 'First line' });
     await reply.getByRole('table').getByRole('cell', { name: 'pdf_info' }).waitFor();
     expect(fetched).toHaveLength(1);

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeReply } from '@oneclaw/server/testing';
 import type { Locator, Page } from 'playwright-core';
-import { CHROMIUM_SKIP_REASON, chromiumAvailable, expectAccessible, PHONE, startSession, startUiHarness, waitForAttribute, waitForCount, waitForText, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
+import {
+  CHROMIUM_SKIP_REASON,
+  chromiumAvailable,
+  expectAccessible,
+  PHONE,
+  startSession,
+  startUiHarness,
+  waitForAttribute,
+  waitForCount,
+  waitForText,
+  WIDE_DESKTOP,
+  type Device,
+  type UiHarness,
+} from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(120_000);

@@ -31,7 +31,6 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await ui?.close();
   });
 
-
   const card = (page: Page, name: string): Locator => page.getByRole('article', { name, exact: true });
 
   test('S6 the tabs are links with the current one marked, and each tab has its own address', async () => {
@@ -114,7 +113,12 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await provider.getByRole('button', { name: 'Delete model text-embedding-3-small' }).click();
     await provider.getByRole('heading', { name: 'Models (3)' }).waitFor();
     const after = await ui.api<{ providers: { providerId: string; models: { modelId: string }[] }[] }>('GET', '/api/providers');
-    expect(after.providers.find((p) => p.providerId === created.providerId)!.models.map((m) => m.modelId).sort()).toEqual(['gpt-4o', 'gpt-4o-mini', 'my-local-model']);
+    expect(
+      after.providers
+        .find((p) => p.providerId === created.providerId)!
+        .models.map((m) => m.modelId)
+        .sort(),
+    ).toEqual(['gpt-4o', 'gpt-4o-mini', 'my-local-model']);
     expect(errors).toEqual([]);
   });
 
@@ -123,8 +127,18 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     const { page, errors } = await ui.open({ hash: '#/settings/providers' });
     const env = page.getByRole('article').filter({ has: page.getByText('Read-only', { exact: true }) });
     await env.first().waitFor();
-    await expect(env.first().getByRole('button', { name: /Delete provider/ }).count()).resolves.toBe(0);
-    await expect(env.first().getByLabel(/API key/).count()).resolves.toBe(0);
+    await expect(
+      env
+        .first()
+        .getByRole('button', { name: /Delete provider/ })
+        .count(),
+    ).resolves.toBe(0);
+    await expect(
+      env
+        .first()
+        .getByLabel(/API key/)
+        .count(),
+    ).resolves.toBe(0);
 
     const doomed = card(page, 'Doomed');
     await doomed.getByRole('button', { name: 'Delete provider…' }).click();
@@ -154,7 +168,11 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     const { agents } = await ui.api<{ agents: { id: string; systemPrompt: string }[] }>('GET', '/api/agents');
     expect(agents.find((a) => a.id === 'default')!.systemPrompt).toBe(prompt);
     // The built-in agent can be changed but not deleted.
-    await expect(card(page, 'OneClaw').getByRole('button', { name: /^Delete/ }).count()).resolves.toBe(0);
+    await expect(
+      card(page, 'OneClaw')
+        .getByRole('button', { name: /^Delete/ })
+        .count(),
+    ).resolves.toBe(0);
     expect(errors).toEqual([]);
   });
 

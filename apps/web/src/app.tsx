@@ -23,7 +23,7 @@ export function App() {
         ? new ApiClient(connection, () => {
             // The token was refused (rotated, or typed wrong): ask again, keep the address.
             forgetConnection(window.localStorage);
-            setSignInNote('The server refused the saved token. Enter the current one (it is in the api-token file of the server\'s data directory).');
+            setSignInNote("The server refused the saved token. Enter the current one (it is in the api-token file of the server's data directory).");
             setConnection(undefined);
           })
         : undefined,

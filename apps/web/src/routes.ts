@@ -19,7 +19,10 @@ export type Route =
 
 export function parseRoute(hash: string): Route {
   const [rawPath = '', query = ''] = hash.replace(/^#/, '').split('?');
-  const parts = rawPath.split('/').filter(Boolean).map((p) => safeDecode(p));
+  const parts = rawPath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => safeDecode(p));
   const params = new URLSearchParams(query);
   const [first, second, third] = parts;
   if (parts.length === 0) return { name: 'chat' };

@@ -2,17 +2,7 @@
 // that reads them. Types only, plus the error-code table: the browser bundle imports this with
 // `import type`, and core is used only through `import type` (its runtime never ships here).
 
-export type {
-  ActiveTools,
-  ActiveToolView,
-  CancelAnswer,
-  CompactAnswer,
-  SessionEvents,
-  SessionsAnswer,
-  SessionSummary,
-  SessionView,
-  StoredEvent,
-} from './session-views';
+export type { ActiveTools, ActiveToolView, CancelAnswer, CompactAnswer, SessionEvents, SessionsAnswer, SessionSummary, SessionView, StoredEvent } from './session-views';
 export type { TokenUsage, TurnAnswer, TurnResult, TurnStreamEventName, TurnStreamEvents, TurnUpdate } from './turn-updates';
 export { ERROR_STATUS, type ErrorCode, type HttpLayerCode, type Problem } from './problem';
 export type { AgentSource, AgentsAnswer, AgentView } from './agent-views';

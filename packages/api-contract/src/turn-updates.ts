@@ -16,7 +16,14 @@ export interface TokenUsage {
 export type TurnUpdate =
   | { readonly type: 'turn_started'; readonly sessionId: string; readonly turnId: string }
   /** `provider` and `model`: who is asked (and answers) this round. */
-  | { readonly type: 'model_requested'; readonly round: number; readonly toolNames: readonly string[]; readonly schemaTokens: number; readonly provider: string; readonly model: string }
+  | {
+      readonly type: 'model_requested';
+      readonly round: number;
+      readonly toolNames: readonly string[];
+      readonly schemaTokens: number;
+      readonly provider: string;
+      readonly model: string;
+    }
   | { readonly type: 'text_delta'; readonly text: string }
   /** A piece of the model's reasoning ("thinking"), before or between the text. */
   | { readonly type: 'reasoning_delta'; readonly text: string }
@@ -24,7 +31,16 @@ export type TurnUpdate =
    * The model request failed in a way worth another attempt (429, 5xx, connection); the same
    * request is sent again after `waitMs`. Not recorded as an event (docs/events.md).
    */
-  | { readonly type: 'provider_retry'; readonly provider: string; readonly model: string; readonly attempt: number; readonly maxAttempts: number; readonly waitMs: number; readonly reason: string; readonly status?: number }
+  | {
+      readonly type: 'provider_retry';
+      readonly provider: string;
+      readonly model: string;
+      readonly attempt: number;
+      readonly maxAttempts: number;
+      readonly waitMs: number;
+      readonly reason: string;
+      readonly status?: number;
+    }
   | {
       readonly type: 'assistant_message';
       readonly messageId: string;

@@ -21,12 +21,7 @@ export { sessionDecider } from './session/session-decider';
 export { allowedCuts, isAllowedCut, chooseCompactionBoundary } from './session/compaction-boundary';
 export { modelConversation, type ModelConversation } from './session/model-conversation';
 export { evolve, replay, catchUp } from './session/evolve';
-export {
-  executeSessionCommand,
-  type ExecuteContext,
-  type ExecutedCommand,
-  type ExecuteOptions,
-} from './session/execute-session-command';
+export { executeSessionCommand, type ExecuteContext, type ExecutedCommand, type ExecuteOptions } from './session/execute-session-command';
 
 export type { ToolCatalogue } from './tools/tool-catalogue';
 export { activeToolSet, type ActiveToolSetOptions } from './tools/active-tool-set';
@@ -34,14 +29,7 @@ export { activeToolSet, type ActiveToolSetOptions } from './tools/active-tool-se
 export * from './event-store/event-store';
 export * from './event-store/event-store-errors';
 export * from './event-store/expected-revision';
-export {
-  prepareAppend,
-  resolveRetry,
-  fingerprintOf,
-  type PreparedEvent,
-  type RetryResolution,
-  type StoredEventMatch,
-} from './event-store/append-preparation';
+export { prepareAppend, resolveRetry, fingerprintOf, type PreparedEvent, type RetryResolution, type StoredEventMatch } from './event-store/append-preparation';
 export { strictJsonStringify, canonicalJson } from './event-store/strict-json';
 export { deserializeEvent, type SerializedEvent } from './event-store/serialized-event';
 export { InMemoryEventStore } from './event-store/in-memory-event-store';
@@ -58,7 +46,16 @@ export {
 
 export * from './config/config-events';
 export type * from './config/config-commands';
-export { initialConfigState, modelsOf, type ConfigState, type ConfiguredProvider, type ConfiguredModel, type ConfiguredAgent, type AgentOverlay, type ModelRef } from './config/config-state';
+export {
+  initialConfigState,
+  modelsOf,
+  type ConfigState,
+  type ConfiguredProvider,
+  type ConfiguredModel,
+  type ConfiguredAgent,
+  type AgentOverlay,
+  type ModelRef,
+} from './config/config-state';
 export { ConfigRuleError, configErrors } from './config/config-errors';
 export { CONFIG_SETTINGS, CONFIG_SETTING_KEYS, settingDefinition, type SettingDefinition } from './config/config-settings';
 export { decideConfig, normalizeBaseUrl, ENVIRONMENT_PROVIDER_ID, PROTECTED_TOOLS, PROTECTED_GROUPS, CONFIG_LIMITS } from './config/decide';

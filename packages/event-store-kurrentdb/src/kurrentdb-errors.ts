@@ -68,39 +68,36 @@ export function toStoreError(error: unknown, action: string, context: StoreError
     return new PayloadTooLargeError(streamId ?? '', appendBytes ?? 0, error.maxAppendSize);
   }
   if (isDeadlineError(error)) {
-    const outcome = isAppend
-      ? 'The append may or may not have been written: retry it with the same event ids, which is safe (idempotent).'
-      : 'Retry later.';
+    const outcome = isAppend ? 'The append may or may not have been written: retry it with the same event ids, which is safe (idempotent).' : 'Retry later.';
     return new StorageUnavailableError(`Cannot ${action} KurrentDB: no answer before the deadline (${cause}). ${outcome}`, {
       ...details,
       reason: 'deadline_exceeded',
     });
   }
-  const unavailable =
-    error instanceof UnavailableError || grpcCodeOf(error) === GRPC_UNAVAILABLE || typeOf(error) === 'unavailable' || isDiscoveryFailure(error);
+  const unavailable = error instanceof UnavailableError || grpcCodeOf(error) === GRPC_UNAVAILABLE || typeOf(error) === 'unavailable' || isDiscoveryFailure(error);
   if (unavailable) {
-    return new StorageUnavailableError(
-      `Cannot ${action} KurrentDB: the server is unavailable (${cause}). Check that the cluster is up and reachable. ${retry}`,
-      { ...details, reason: 'unavailable' },
-    );
+    return new StorageUnavailableError(`Cannot ${action} KurrentDB: the server is unavailable (${cause}). Check that the cluster is up and reachable. ${retry}`, {
+      ...details,
+      reason: 'unavailable',
+    });
   }
   if (error instanceof AccessDeniedError) {
-    return new StorageUnavailableError(
-      `Cannot ${action} KurrentDB: access denied (${cause}). Check the user name and password in the connection string and the stream's ACL.`,
-      { ...details, reason: 'access_denied' },
-    );
+    return new StorageUnavailableError(`Cannot ${action} KurrentDB: access denied (${cause}). Check the user name and password in the connection string and the stream's ACL.`, {
+      ...details,
+      reason: 'access_denied',
+    });
   }
   if (error instanceof StreamDeletedError) {
-    return new StorageUnavailableError(
-      `Cannot ${action} KurrentDB: the stream was deleted (tombstoned) and can never be written again. Start a new session.`,
-      { ...details, reason: 'stream_deleted' },
-    );
+    return new StorageUnavailableError(`Cannot ${action} KurrentDB: the stream was deleted (tombstoned) and can never be written again. Start a new session.`, {
+      ...details,
+      reason: 'stream_deleted',
+    });
   }
   if (error instanceof NotLeaderError) {
-    return new StorageUnavailableError(
-      `Cannot ${action} KurrentDB: the node is not the leader (${cause}). The client reconnects to the leader. ${retry}`,
-      { ...details, reason: 'not_leader' },
-    );
+    return new StorageUnavailableError(`Cannot ${action} KurrentDB: the node is not the leader (${cause}). The client reconnects to the leader. ${retry}`, {
+      ...details,
+      reason: 'not_leader',
+    });
   }
   if ((error instanceof Error && isCommandError(error)) || typeof grpcCodeOf(error) === 'number') {
     return new StorageUnavailableError(`Cannot ${action} KurrentDB: ${cause}. ${retry}`, { ...details, reason: 'server_error' });

@@ -250,7 +250,7 @@ describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings',
     expect((await store.readStream('session-B')).map((e) => e.position)).toEqual(all.slice(1).map((e) => e.position));
   });
 
-  it("readAll from an offset inside a record (last position + 1), which KurrentDB refuses, reads from the next event", async () => {
+  it('readAll from an offset inside a record (last position + 1), which KurrentDB refuses, reads from the next event', async () => {
     const store = await open();
     await store.append('session-A', [testEvent('a0'), testEvent('a1')], { expectedRevision: 'no_stream' });
     await store.append('session-B', [testEvent('b0')], { expectedRevision: 'no_stream' });
@@ -264,10 +264,14 @@ describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings',
     expect(await store.readAll({ fromPosition: (second?.position ?? 0) * 1000 })).toEqual([]);
   });
 
-  it("a retry is found in its own slot even when it is older than the idempotency window", async () => {
+  it('a retry is found in its own slot even when it is older than the idempotency window', async () => {
     const store = await open({ idempotencyWindow: 2 });
     const first = await store.append('session-A', [testEvent('e1'), testEvent('e2')], { expectedRevision: 'no_stream' });
-    await store.append('session-A', ['x', 'y', 'z', 'w'].map((id) => testEvent(id)), { expectedRevision: 1 });
+    await store.append(
+      'session-A',
+      ['x', 'y', 'z', 'w'].map((id) => testEvent(id)),
+      { expectedRevision: 1 },
+    );
     expect(await store.append('session-A', [testEvent('e1'), testEvent('e2')], { expectedRevision: 'no_stream' })).toEqual(first);
     const changed = await failure(store.append('session-A', [testEvent('e1', { other: true }), testEvent('e2')], { expectedRevision: 'no_stream' }));
     expect(changed).toMatchObject({ code: 'idempotency_conflict', eventId: 'e1' });

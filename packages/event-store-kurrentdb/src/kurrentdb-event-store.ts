@@ -201,8 +201,7 @@ export class KurrentDbEventStore implements EventStore {
     // process alive). The client has no public way to close it, so close it through the
     // Streams client it caches; all of its gRPC clients share that one channel.
     try {
-      const getGrpcClient = (this.client as unknown as { getGRPCClient(c: typeof StreamsClient, name: string): Promise<StreamsClient> })
-        .getGRPCClient;
+      const getGrpcClient = (this.client as unknown as { getGRPCClient(c: typeof StreamsClient, name: string): Promise<StreamsClient> }).getGRPCClient;
       (await getGrpcClient(StreamsClient, 'close')).close();
     } catch {
       // Nothing to close (never connected, or a cluster that cannot be discovered right now).
@@ -335,9 +334,7 @@ export class KurrentDbEventStore implements EventStore {
 function checkOptions(options: KurrentDbEventStoreOptions): void {
   const { streamPrefix, idempotencyWindow, appendDeadlineMs, maxAppendBytes } = options;
   if (streamPrefix !== undefined && (typeof streamPrefix !== 'string' || streamPrefix.startsWith('$') || streamPrefix.length > 100)) {
-    throw new KurrentDbConfigError(
-      `The KurrentDB stream prefix '${String(streamPrefix)}' is not valid: use up to 100 characters, not starting with '$' (system streams).`,
-    );
+    throw new KurrentDbConfigError(`The KurrentDB stream prefix '${String(streamPrefix)}' is not valid: use up to 100 characters, not starting with '$' (system streams).`);
   }
   const positive = (name: string, value: number | undefined): void => {
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
@@ -379,10 +376,9 @@ function countOf(maxCount: number | undefined): number {
 function portPosition(position: Position | undefined, where: string): number {
   const commit = position?.commit;
   if (commit === undefined || commit < 0n || commit > MAX_SAFE) {
-    throw new StorageUnavailableError(
-      `KurrentDB returned an event of '${where}' without a usable log position (${String(commit)}). This KurrentDB version is not supported.`,
-      { reason: 'unsupported_server' },
-    );
+    throw new StorageUnavailableError(`KurrentDB returned an event of '${where}' without a usable log position (${String(commit)}). This KurrentDB version is not supported.`, {
+      reason: 'unsupported_server',
+    });
   }
   return Number(commit);
 }

@@ -109,7 +109,7 @@ async function verifyAfterCrash(file: string, acks: readonly Ack[]): Promise<num
         if (e.revision !== i) problems.push(`${streamId}: revision ${e.revision} at index ${i}`);
         byId.set(e.metadata.eventId, e);
       });
-      for (let i = 0; i < events.length; ) {
+      for (let i = 0; i < events.length;) {
         const id = (events[i] as RecordedEvent).metadata.eventId;
         const [, batch, index, size] = /^(.+-b\d+)-(\d+)-of-(\d+)$/.exec(id) ?? [];
         if (batch === undefined || index !== '0') {

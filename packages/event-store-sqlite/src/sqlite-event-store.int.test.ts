@@ -201,9 +201,9 @@ describe('SqliteEventStore on a real file', () => {
     const store = open();
     await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
     raw((db) =>
-      expect(() =>
-        db.prepare("INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES ('session-A', 1, 'e1', 'T', '{}', '{}')").run(),
-      ).toThrow(/UNIQUE constraint failed: events.stream_id, events.event_id/),
+      expect(() => db.prepare("INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES ('session-A', 1, 'e1', 'T', '{}', '{}')").run()).toThrow(
+        /UNIQUE constraint failed: events.stream_id, events.event_id/,
+      ),
     );
   });
 
@@ -219,7 +219,11 @@ describe('SqliteEventStore on a real file', () => {
   it('SQL-09 a store with a damaged page is refused with storage_corrupt and left untouched', async () => {
     const store = open();
     for (let i = 0; i < 20; i++) {
-      await store.append('session-A', Array.from({ length: 10 }, (_, j) => testEvent(`e${i}-${j}`, { text: 'x'.repeat(100) })), { expectedRevision: 'any' });
+      await store.append(
+        'session-A',
+        Array.from({ length: 10 }, (_, j) => testEvent(`e${i}-${j}`, { text: 'x'.repeat(100) })),
+        { expectedRevision: 'any' },
+      );
     }
     await store.close();
     const bytes = fs.readFileSync(file);

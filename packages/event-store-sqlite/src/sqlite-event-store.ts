@@ -110,10 +110,9 @@ export class SqliteEventStore implements EventStore {
     try {
       db = new Database(filePath, { readonly, fileMustExist: readonly });
     } catch (error) {
-      throw new StorageUnavailableError(
-        `Cannot open the event store '${filePath}': ${(error as Error).message}. Check that the directory exists and is writable.`,
-        { file: filePath },
-      );
+      throw new StorageUnavailableError(`Cannot open the event store '${filePath}': ${(error as Error).message}. Check that the directory exists and is writable.`, {
+        file: filePath,
+      });
     }
     try {
       // Connection settings first: they are per connection and write nothing to the file.
@@ -126,17 +125,17 @@ export class SqliteEventStore implements EventStore {
         const mode = db.pragma('journal_mode = WAL', { simple: true });
         if (mode !== 'wal') {
           // SQLite keeps the old mode where WAL cannot work (e.g. a file system without shared memory).
-          throw new StorageUnavailableError(
-            `The event store '${filePath}' cannot use WAL journaling (got '${String(mode)}'). Put the file on a local disk.`,
-            { file: filePath, journalMode: mode },
-          );
+          throw new StorageUnavailableError(`The event store '${filePath}' cannot use WAL journaling (got '${String(mode)}'). Put the file on a local disk.`, {
+            file: filePath,
+            journalMode: mode,
+          });
         }
         if (version < SCHEMA_VERSION) migrate(db);
       } else if (version < SCHEMA_VERSION) {
-        throw new StorageUnavailableError(
-          `The event store '${filePath}' is at schema version ${version}, older than ${SCHEMA_VERSION}. Open it once read-write to migrate it.`,
-          { file: filePath, schemaVersion: version },
-        );
+        throw new StorageUnavailableError(`The event store '${filePath}' is at schema version ${version}, older than ${SCHEMA_VERSION}. Open it once read-write to migrate it.`, {
+          file: filePath,
+          schemaVersion: version,
+        });
       }
       return new SqliteEventStore(db, filePath, options);
     } catch (error) {
@@ -240,12 +239,8 @@ function prepareStatements(db: Database.Database) {
   return {
     byEventId: db.prepare<[string, string], IdMatchRow>('SELECT position, revision, type, data FROM events WHERE stream_id = ? AND event_id = ?'),
     lastRevision: db.prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?').pluck(),
-    insert: db.prepare<[string, number, string, string, string, string]>(
-      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    readStream: db.prepare<[string, number, number], EventRow>(
-      `SELECT ${columns} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
-    ),
+    insert: db.prepare<[string, number, string, string, string, string]>('INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
+    readStream: db.prepare<[string, number, number], EventRow>(`SELECT ${columns} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`),
     readAll: db.prepare<[number, number], EventRow>(`SELECT ${columns} FROM events WHERE position >= ? ORDER BY position LIMIT ?`),
   };
 }
@@ -268,13 +263,9 @@ function checkFile(db: Database.Database, file: string): number {
       { file, schemaVersion: version, supported: SCHEMA_VERSION },
     );
   }
-  const tables = db
-    .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-    .pluck()
-    .all();
+  const tables = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
   const eventColumns = db.prepare<[], string>("SELECT name FROM pragma_table_info('events')").pluck().all();
-  const foreign =
-    version === 0 ? tables.length > 0 : eventColumns.length !== EVENT_COLUMNS.length || EVENT_COLUMNS.some((c) => !eventColumns.includes(c));
+  const foreign = version === 0 ? tables.length > 0 : eventColumns.length !== EVENT_COLUMNS.length || EVENT_COLUMNS.some((c) => !eventColumns.includes(c));
   if (foreign) {
     throw new StorageCorruptError(
       `'${file}' is a SQLite database but not a OneClaw event store (schema version ${version}, tables: ${tables.join(', ') || 'none'}). ` +

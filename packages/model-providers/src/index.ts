@@ -11,14 +11,7 @@ export type {
   TokenUsage,
 } from './model-provider';
 export { createModelProvider, type ModelProviderConfig } from './create-model-provider';
-export {
-  ProviderError,
-  isProviderError,
-  RETRYABLE_PROVIDER_CODES,
-  PROVIDER_LABELS,
-  redactSecret,
-  type ProviderErrorCode,
-} from './shared/provider-error';
+export { ProviderError, isProviderError, RETRYABLE_PROVIDER_CODES, PROVIDER_LABELS, redactSecret, type ProviderErrorCode } from './shared/provider-error';
 export type { ProviderTransportOptions } from './shared/provider-transport';
 export { parseRetryAfterMs, errorFromHttpStatus } from './shared/http-failure';
 export { OpenAiCompatibleProvider, OPENAI_DEFAULT_BASE_URL, toOpenAiMessages, type OpenAiCompatibleProviderOptions } from './openai-compatible/openai-compatible-provider';

@@ -35,7 +35,10 @@ async function main(): Promise<void> {
     console.log(`API token: in ${token.file}${config.apiToken ? ' (from ONECLAW_API_TOKEN)' : ''}`);
     console.log(`Web UI: ${url}/ (sign in with the token ${config.apiToken ? 'set in ONECLAW_API_TOKEN' : `in ${token.file}`})`);
   }
-  if (!config.provider) console.log('No language model in the environment: set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL, or use providers created with the config tools (docs/configuration.md).');
+  if (!config.provider)
+    console.log(
+      'No language model in the environment: set ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL, or use providers created with the config tools (docs/configuration.md).',
+    );
 }
 
 main().catch((error: unknown) => {

@@ -135,7 +135,10 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     ...optional('provider', providerFrom(env)),
     rateLimitPerMinute: intFrom(env, 'ONECLAW_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     trustProxy: flag(env, 'ONECLAW_TRUST_PROXY'),
-    corsOrigins: (text(env.ONECLAW_CORS_ORIGINS) ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: (text(env.ONECLAW_CORS_ORIGINS) ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     logLevel: text(env.ONECLAW_LOG) ?? 'info',
     ...optional('google', googleFrom(env)),
     ...optional('outboundProxyUrl', text(env.ONECLAW_HTTPS_PROXY)),

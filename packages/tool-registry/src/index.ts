@@ -1,12 +1,6 @@
 // Contracts
 export type { JsonSchemaObject } from './json-schema';
-export {
-  DEFAULT_TOOL_TIMEOUT_MS,
-  MAX_TOOL_NAME_LENGTH,
-  TOOL_NAME_PATTERN,
-  type ResolvedToolDefinition,
-  type ToolDefinition,
-} from './tool-definition';
+export { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, type ResolvedToolDefinition, type ToolDefinition } from './tool-definition';
 export {
   ENGINE_ERROR_TYPES,
   isToolResult,
@@ -28,14 +22,7 @@ export { builtinTool, MAX_ANSWER_CHARS, type BuiltinExecute } from './builtin-to
 
 // Registry
 export { ToolRegistryError, type ToolRegistryErrorCode } from './tool-registry-error';
-export {
-  ToolRegistry,
-  type RegisteredGroup,
-  type RegisteredTool,
-  type ToolRegistryChange,
-  type ToolRegistryListener,
-  type ToolRegistryOptions,
-} from './tool-registry';
+export { ToolRegistry, type RegisteredGroup, type RegisteredTool, type ToolRegistryChange, type ToolRegistryListener, type ToolRegistryOptions } from './tool-registry';
 export { SchemaValidator } from './schema-validator';
 
 // load_tool_group and the prompt section
@@ -50,19 +37,8 @@ export {
 } from './tool-group-prompt';
 
 // Execution
-export {
-  ToolExecutionEngine,
-  type ExecutionScope,
-  type ToolCallOutcome,
-  type ToolCallRequest,
-  type ToolExecutionEngineOptions,
-} from './execution/tool-execution-engine';
-export {
-  grantAllPermissions,
-  type PermissionChecker,
-  type PermissionDecision,
-  type PermissionRequest,
-} from './execution/permission-checker';
+export { ToolExecutionEngine, type ExecutionScope, type ToolCallOutcome, type ToolCallRequest, type ToolExecutionEngineOptions } from './execution/tool-execution-engine';
+export { grantAllPermissions, type PermissionChecker, type PermissionDecision, type PermissionRequest } from './execution/permission-checker';
 export { DEFAULT_MAX_RESULT_CHARS, truncateText } from './execution/truncate-text';
 export { DEFAULT_MAX_CONSECUTIVE_FAILURES, ToolLoopBreaker, type LoopVerdict } from './execution/tool-loop-breaker';
 

@@ -41,10 +41,7 @@ describe('load_tool_group', () => {
     expect(await load({ group_name: 'google_gmail' })).toEqual({
       status: 'success',
       result:
-        "Loaded 3 tools from group 'Google Gmail':\n" +
-        '- gmail_search: Search Gmail messages\n' +
-        '- gmail_read: Read a Gmail message\n' +
-        '- gmail_send: Send a Gmail message',
+        "Loaded 3 tools from group 'Google Gmail':\n" + '- gmail_search: Search Gmail messages\n' + '- gmail_read: Read a Gmail message\n' + '- gmail_send: Send a Gmail message',
     });
   });
 

@@ -42,10 +42,7 @@ export function resolveToolDefinition(definition: unknown): ResolvedToolDefiniti
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
     problems.push(`timeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}`);
   }
-  if (
-    requiredPermissions !== undefined &&
-    !(Array.isArray(requiredPermissions) && requiredPermissions.every((p) => typeof p === 'string' && p.length > 0))
-  ) {
+  if (requiredPermissions !== undefined && !(Array.isArray(requiredPermissions) && requiredPermissions.every((p) => typeof p === 'string' && p.length > 0))) {
     problems.push('requiredPermissions must be an array of non-empty strings');
   }
   if (problems.length > 0) {

@@ -42,7 +42,7 @@ describe('argument validation messages (T3)', () => {
     const first = validator.compile(schema);
     const second = validator.compile({ ...schema });
     expect(first.check({ n: 1 })).toEqual({ ok: true });
-    expect(second.check({ n: 'x' })).toEqual({ ok: false, problems: ["parameter 'n' must be an integer, got the string \"x\""] });
+    expect(second.check({ n: 'x' })).toEqual({ ok: false, problems: ['parameter \'n\' must be an integer, got the string "x"'] });
   });
 
   it('throws when the schema itself is not valid JSON Schema', () => {

@@ -64,9 +64,7 @@ export class ToolGroupPrompt {
   }
 
   private build(allowed: ReadonlySet<string> | undefined): string {
-    const listed = this.registry
-      .allGroups()
-      .filter((g) => this.registry.groupToolNames(g.name).some((t) => this.registry.isToolEnabled(t) && (!allowed || allowed.has(t))));
+    const listed = this.registry.allGroups().filter((g) => this.registry.groupToolNames(g.name).some((t) => this.registry.isToolEnabled(t) && (!allowed || allowed.has(t))));
     return renderToolGroupPrompt(listed);
   }
 }

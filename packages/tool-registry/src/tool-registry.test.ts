@@ -170,13 +170,9 @@ describe('ToolRegistry: groups (RFC-040)', () => {
 
   it('G9 two JS files claiming one group name conflict; a tool from another source cannot join a group', () => {
     const r = registryWithGroups();
-    expect(
-      codeOf(() => r.registerGroup({ name: 'google_gmail', displayName: 'G', description: '' }, { kind: 'js-user', fileName: 'gmail2.json' })),
-    ).toBe('group_conflict');
+    expect(codeOf(() => r.registerGroup({ name: 'google_gmail', displayName: 'G', description: '' }, { kind: 'js-user', fileName: 'gmail2.json' }))).toBe('group_conflict');
     expect(codeOf(() => r.register(fakeTool('pdf_spy'), inGroup('pdf', { kind: 'js-user', fileName: 'spy.json' })))).toBe('group_conflict');
-    expect(codeOf(() => r.register(fakeTool('gmail_extra'), inGroup('google_gmail', { kind: 'js-built-in', fileName: 'other.json' })))).toBe(
-      'group_conflict',
-    );
+    expect(codeOf(() => r.register(fakeTool('gmail_extra'), inGroup('google_gmail', { kind: 'js-built-in', fileName: 'other.json' })))).toBe('group_conflict');
     // Built-in TypeScript tools live in many files but are one owner.
     r.register(fakeTool('pdf_render_page'), inGroup('pdf', { kind: 'built-in', fileName: 'pdf-render-page.tool.ts' }));
     expect(r.groupToolNames('pdf')).toContain('pdf_render_page');
@@ -187,9 +183,7 @@ describe('ToolRegistry: groups (RFC-040)', () => {
     const r = registryWithGroups();
     r.replaceGroup({ name: 'pdf', displayName: 'PDF', description: 'Read PDFs' }, builtIn);
     expect(r.allGroups()[0]).toEqual({ name: 'pdf', displayName: 'PDF', description: 'Read PDFs' });
-    expect(codeOf(() => r.replaceGroup({ name: 'pdf', displayName: 'x', description: '' }, { kind: 'js-user', fileName: 'p.json' }))).toBe(
-      'group_conflict',
-    );
+    expect(codeOf(() => r.replaceGroup({ name: 'pdf', displayName: 'x', description: '' }, { kind: 'js-user', fileName: 'p.json' }))).toBe('group_conflict');
     expect(codeOf(() => r.replaceGroup({ name: 'nope', displayName: 'x', description: '' }, builtIn))).toBe('group_not_found');
     expect(r.unregisterGroup('pdf')).toBe(true);
     expect(r.hasGroup('pdf')).toBe(false);

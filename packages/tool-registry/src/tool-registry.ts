@@ -317,11 +317,10 @@ export class ToolRegistry implements ToolCatalogue {
     if (resolved.group !== undefined) {
       const group = this.groups.get(resolved.group);
       if (!group) {
-        throw new ToolRegistryError(
-          'group_not_found',
-          `Tool '${definition.name}' names group '${resolved.group}', which is not registered. Register the group first.`,
-          { name: definition.name, group: resolved.group },
-        );
+        throw new ToolRegistryError('group_not_found', `Tool '${definition.name}' names group '${resolved.group}', which is not registered. Register the group first.`, {
+          name: definition.name,
+          group: resolved.group,
+        });
       }
       if (ownerKey(group.origin) !== ownerKey(resolved)) throw groupConflict(resolved.group, group.origin, resolved, definition.name);
     }
@@ -416,9 +415,10 @@ function groupNotFound(name: string): ToolRegistryError {
 
 function groupConflict(name: string, owner: ToolOrigin, claimant: ToolOrigin, toolName?: string): ToolRegistryError {
   const what = toolName ? `tool '${toolName}' from ${describeOrigin(claimant)} cannot join it` : `${describeOrigin(claimant)} cannot register it too`;
-  return new ToolRegistryError(
-    'group_conflict',
-    `Tool group '${name}' already belongs to ${describeOrigin(owner)}; ${what}. Rename one of the groups.`,
-    { group: name, owner, claimant, ...(toolName ? { tool: toolName } : {}) },
-  );
+  return new ToolRegistryError('group_conflict', `Tool group '${name}' already belongs to ${describeOrigin(owner)}; ${what}. Rename one of the groups.`, {
+    group: name,
+    owner,
+    claimant,
+    ...(toolName ? { tool: toolName } : {}),
+  });
 }

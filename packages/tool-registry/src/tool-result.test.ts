@@ -10,7 +10,15 @@ describe('tool result format (T6)', () => {
   it('recognises well-formed results only', () => {
     expect(isToolResult(toolSuccess(''))).toBe(true);
     expect(isToolResult(toolError('not_found', 'x'))).toBe(true);
-    for (const bad of [null, 'ok', { status: 'success' }, { status: 'success', result: 1 }, { status: 'error', message: 'm' }, { status: 'error', errorType: '', message: 'm' }, { status: 'done', result: 'x' }]) {
+    for (const bad of [
+      null,
+      'ok',
+      { status: 'success' },
+      { status: 'success', result: 1 },
+      { status: 'error', message: 'm' },
+      { status: 'error', errorType: '', message: 'm' },
+      { status: 'done', result: 'x' },
+    ]) {
       expect(isToolResult(bad)).toBe(false);
     }
   });

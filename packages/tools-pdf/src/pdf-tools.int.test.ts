@@ -175,19 +175,13 @@ describe('pdf_extract_text', () => {
   });
 
   it('answers only the chosen pages ("1,3", "2-", "all")', async () => {
-    expect(await text('pdf_extract_text', { path: 'docs/report.pdf', pages: '3, 1' })).toBe(
-      '--- Page 1 of 3 ---\nAlpha page one\n\n--- Page 3 of 3 ---\nCharlie page three',
-    );
-    expect(await text('pdf_extract_text', { path: 'docs/report.pdf', pages: '2-' })).toBe(
-      '--- Page 2 of 3 ---\nBravo page two\n\n--- Page 3 of 3 ---\nCharlie page three',
-    );
+    expect(await text('pdf_extract_text', { path: 'docs/report.pdf', pages: '3, 1' })).toBe('--- Page 1 of 3 ---\nAlpha page one\n\n--- Page 3 of 3 ---\nCharlie page three');
+    expect(await text('pdf_extract_text', { path: 'docs/report.pdf', pages: '2-' })).toBe('--- Page 2 of 3 ---\nBravo page two\n\n--- Page 3 of 3 ---\nCharlie page three');
     expect(await text('pdf_extract_text', { path: 'docs/report.pdf', pages: 'all' })).toContain('--- Page 3 of 3 ---');
   });
 
   it('says so when a page has no text (a scanned page, say)', async () => {
-    expect(await text('pdf_extract_text', { path: 'blank.pdf' })).toBe(
-      '--- Page 1 of 1 ---\n(no text on this page: it may be a scanned image, which pdf_render_page can show)',
-    );
+    expect(await text('pdf_extract_text', { path: 'blank.pdf' })).toBe('--- Page 1 of 1 ---\n(no text on this page: it may be a scanned image, which pdf_render_page can show)');
   });
 
   it('cuts the text at max_chars with a note naming the pages to ask for next', async () => {
@@ -214,7 +208,9 @@ describe('pdf_extract_text', () => {
   it(`keeps the note when the text is longer than one tool result can hold (default max_chars 50000 is cut at ${MAX_TEXT_CHARS})`, async () => {
     const answer = await text('pdf_extract_text', { path: 'huge-text.pdf' });
     expect(answer).not.toContain('[truncated:'); // the engine's own cut, which would drop the note
-    expect(answer).toMatch(new RegExp(`\\n\\n\\[Text cut at ${MAX_TEXT_CHARS} characters; page \\d is incomplete\\..* To read on, call pdf_extract_text with pages "\\d-6"\\.\\]$`));
+    expect(answer).toMatch(
+      new RegExp(`\\n\\n\\[Text cut at ${MAX_TEXT_CHARS} characters; page \\d is incomplete\\..* To read on, call pdf_extract_text with pages "\\d-6"\\.\\]$`),
+    );
     expect(answer.indexOf('\n\n[Text cut')).toBe(MAX_TEXT_CHARS);
   });
 
@@ -299,7 +295,7 @@ describe('pdf_render_page', () => {
   });
 
   it('refuses an output_path that is not a .png or is outside the files folder, before rendering', async () => {
-    await expectError('pdf_render_page', { path: 'docs/report.pdf', page: 1, output_path: 'page.jpg' }, 'invalid_output_path', "must name a .png file");
+    await expectError('pdf_render_page', { path: 'docs/report.pdf', page: 1, output_path: 'page.jpg' }, 'invalid_output_path', 'must name a .png file');
     await expectError('pdf_render_page', { path: 'docs/report.pdf', page: 1, output_path: '../page.png' }, 'forbidden');
     expect(existsSync(path.join(files, 'page.jpg'))).toBe(false);
     expect(existsSync(path.join(dir, 'page.png'))).toBe(false);

@@ -77,8 +77,7 @@ export function createPdfTools(service: PdfService): Tool[] {
     builtinTool<RenderParams>(
       {
         name: 'pdf_render_page',
-        description:
-          'Renders one page of a PDF file in the files folder to a PNG image in the files folder, and answers with its path and size in pixels.',
+        description: 'Renders one page of a PDF file in the files folder to a PNG image in the files folder, and answers with its path and size in pixels.',
         parameters: {
           type: 'object',
           properties: {

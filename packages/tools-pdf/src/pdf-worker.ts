@@ -180,7 +180,10 @@ function openError(error: unknown, fileName: string): OneClawError {
 
 function invalidPdf(error: unknown, fileName: string): OneClawError {
   const detail = error instanceof Error && error.message ? ` (${error.message.replace(/\.$/, '')})` : '';
-  return new OneClawError('invalid_pdf', `${quoted(fileName)} could not be read as a PDF${detail}: the file is damaged or not a PDF. Check the file, or ask the user for another copy.`);
+  return new OneClawError(
+    'invalid_pdf',
+    `${quoted(fileName)} could not be read as a PDF${detail}: the file is damaged or not a PDF. Check the file, or ask the user for another copy.`,
+  );
 }
 
 function describeError(error: unknown, fileName: string): { code: string; message: string } {

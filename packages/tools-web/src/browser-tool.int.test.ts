@@ -113,13 +113,26 @@ const text = (result: ToolResult): string => (result.status === 'success' ? resu
       url: `${site.origin}/page`,
       mode: 'extract',
       wait_seconds: 0,
-      javascript: "document.querySelector('h1').textContent = 'Changed by the script'; ({ paragraphs: document.querySelectorAll('p:not(.late)').length, mobile: navigator.userAgent.includes('Mobile') })",
+      javascript:
+        "document.querySelector('h1').textContent = 'Changed by the script'; ({ paragraphs: document.querySelectorAll('p:not(.late)').length, mobile: navigator.userAgent.includes('Mobile') })",
     });
     expect(text(changed)).toContain('JavaScript result: {"paragraphs":2,"mobile":true}');
     expect(text(changed)).toContain('# Changed by the script');
-    const awaited = await browse({ url: `${site.origin}/page`, mode: 'extract', wait_seconds: 0, javascript: 'new Promise((resolve) => setTimeout(() => resolve([1, "two"]), 10))' });
+    const awaited = await browse({
+      url: `${site.origin}/page`,
+      mode: 'extract',
+      wait_seconds: 0,
+      javascript: 'new Promise((resolve) => setTimeout(() => resolve([1, "two"]), 10))',
+    });
     expect(text(awaited)).toContain('JavaScript result: [1,"two"]');
-    const fn = await browse({ url: `${site.origin}/page`, mode: 'screenshot', width: 1280, height: 800, wait_seconds: 0, javascript: '() => navigator.userAgent.includes("Mobile")' });
+    const fn = await browse({
+      url: `${site.origin}/page`,
+      mode: 'screenshot',
+      width: 1280,
+      height: 800,
+      wait_seconds: 0,
+      javascript: '() => navigator.userAgent.includes("Mobile")',
+    });
     expect(text(fn)).toContain('JavaScript result: false');
     const locked = await browse({ url: `${site.origin}/strict-csp`, mode: 'extract', wait_seconds: 0, javascript: 'document.querySelector("p").textContent.length' });
     expect(text(locked)).toContain('JavaScript result: 12');
@@ -301,7 +314,10 @@ describe('browser without a usable Chromium', () => {
     try {
       expect(await tool.execute({ url: `${site.origin}/`, mode: 'extract', wait_seconds: 0 }, context())).toMatchObject({ status: 'success' });
       while (service.running) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(await tool.execute({ url: `${site.origin}/`, mode: 'extract', wait_seconds: 0 }, context())).toMatchObject({ status: 'success', result: expect.stringContaining('hi') });
+      expect(await tool.execute({ url: `${site.origin}/`, mode: 'extract', wait_seconds: 0 }, context())).toMatchObject({
+        status: 'success',
+        result: expect.stringContaining('hi'),
+      });
       await service.close();
       expect(service.running).toBe(false);
       expect(await tool.execute({ url: `${site.origin}/`, mode: 'extract' }, context())).toMatchObject({ status: 'error', errorType: 'browser_unavailable' });

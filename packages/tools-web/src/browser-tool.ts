@@ -95,7 +95,8 @@ export function createBrowserTool(options: BrowserToolOptions): Tool {
           start_index: { type: 'integer', minimum: 0, description: 'For "extract": the character of the content to start at, to read on where a cut answer stopped; default 0.' },
           javascript: {
             type: 'string',
-            description: 'JavaScript run in the page after it has loaded, before the screenshot or extract (e.g. to click or scroll). Its JSON-serialisable result (the last expression, or an awaited promise) is included.',
+            description:
+              'JavaScript run in the page after it has loaded, before the screenshot or extract (e.g. to click or scroll). Its JSON-serialisable result (the last expression, or an awaited promise) is included.',
           },
         },
         required: ['url', 'mode'],
@@ -174,7 +175,10 @@ async function visit(page: Page, { url, params, view, proxy, files, limits, sign
     lines.push(await screenshot(page, url, params.full_page ?? false, budget.cap(budget.remaining()), files));
   } else {
     const { markdown } = htmlToMarkdown(await page.content(), page.url());
-    body = markdown.trim() === '' ? '(The page shows no text. Try mode "screenshot" to see it.)' : cutAtParagraph(markdown, { start: params.start_index ?? 0, maxLength: params.max_length ?? BROWSER_DEFAULTS.maxLength, tool: 'browser' });
+    body =
+      markdown.trim() === ''
+        ? '(The page shows no text. Try mode "screenshot" to see it.)'
+        : cutAtParagraph(markdown, { start: params.start_index ?? 0, maxLength: params.max_length ?? BROWSER_DEFAULTS.maxLength, tool: 'browser' });
   }
   lines.push(`URL: ${page.url()}`);
   const title = await page.title().catch(() => '');

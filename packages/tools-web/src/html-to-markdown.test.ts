@@ -23,9 +23,7 @@ describe('htmlToMarkdown', () => {
       '<p><a href="next.html">Next</a> <a href="/top">Top</a> <a href="mailto:a@b.c">Mail</a> <a href="javascript:void(0)">Run</a> <a href="/x"></a> <a href="/p(1)">Paren</a></p>',
       page,
     );
-    expect(markdown).toBe(
-      '[Next](https://example.com/docs/next.html) [Top](https://example.com/top) [Mail](mailto:a@b.c) Run [Paren](https://example.com/p%281%29)',
-    );
+    expect(markdown).toBe('[Next](https://example.com/docs/next.html) [Top](https://example.com/top) [Mail](mailto:a@b.c) Run [Paren](https://example.com/p%281%29)');
     const based = htmlToMarkdown('<html><head><base href="https://cdn.example.org/v2/"></head><body><a href="a.html">A</a><img src="i.png" alt="Pic"></body></html>', page);
     expect(based.markdown).toBe('[A](https://cdn.example.org/v2/a.html)![Pic](https://cdn.example.org/v2/i.png)');
   });

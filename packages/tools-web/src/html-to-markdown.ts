@@ -26,8 +26,28 @@ interface DomElement {
 
 /** Elements that carry no readable text, or only page chrome and form controls. */
 const DROPPED_TAGS = [
-  'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet',
-  'svg', 'canvas', 'video', 'audio', 'map', 'button', 'input', 'select', 'option', 'textarea', 'datalist', 'nav',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'svg',
+  'canvas',
+  'video',
+  'audio',
+  'map',
+  'button',
+  'input',
+  'select',
+  'option',
+  'textarea',
+  'datalist',
+  'nav',
 ];
 
 /**

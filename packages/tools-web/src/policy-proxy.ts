@@ -214,7 +214,11 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
     const first = usable[0];
     process.nextTick(() => {
       if (!first) callback(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '');
-      else if (options.all) callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+      else if (options.all)
+        callback(
+          null,
+          usable.map((a) => ({ address: a.address, family: a.family })),
+        );
       else callback(null, first.address, first.family);
     });
   };

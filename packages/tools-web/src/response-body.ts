@@ -12,9 +12,7 @@ export interface ContentType {
 
 export function parseContentType(header: string | undefined): ContentType {
   const [type = '', ...params] = (header ?? '').split(';');
-  const charset = params
-    .map((p) => p.trim().match(/^charset\s*=\s*"?([^";]+)"?$/i)?.[1])
-    .find((c) => c !== undefined);
+  const charset = params.map((p) => p.trim().match(/^charset\s*=\s*"?([^";]+)"?$/i)?.[1]).find((c) => c !== undefined);
   return { mediaType: type.trim().toLowerCase(), charset: charset?.trim().toLowerCase() };
 }
 
@@ -88,10 +86,7 @@ export function decodeContentEncoding(body: Buffer, encoding: string | undefined
     }
     throw new OneClawError('network_error', `The ${name}-compressed body from ${origin} is corrupt (${(error as Error).message}); retry later.`);
   }
-  throw new OneClawError(
-    'network_error',
-    `${origin} answered with a body in the unsupported encoding "${name}"; webfetch reads plain, gzip, deflate and br bodies.`,
-  );
+  throw new OneClawError('network_error', `${origin} answered with a body in the unsupported encoding "${name}"; webfetch reads plain, gzip, deflate and br bodies.`);
 }
 
 /** What the model should do instead, by the kind of file it found. */

@@ -112,8 +112,7 @@ function describePage({ response, body }: FetchedPage, window: TextWindow): stri
     const excerpt = text.trim() === '' ? '(empty body)' : text.slice(0, ERROR_BODY_CHARS);
     throw new OneClawError(
       'http_error',
-      `${response.url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}. ` +
-        `Start of the body:\n${excerpt}`,
+      `${response.url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}. ` + `Start of the body:\n${excerpt}`,
     );
   }
   if (kind === undefined) throw new OneClawError('unsupported_content_type', unsupportedContentMessage(mediaType, response.url));

@@ -38,7 +38,10 @@ async function loadTime(): Promise<void> {
   console.log(`| load | p50 ${ms(p50)} | p99 ${ms(p99)} | (30 loads) |`);
 }
 
-async function googleCall(label: string, makeRunner: (config: Parameters<typeof createBridgeHost>[0], token: () => Promise<string>) => { runner: JsRunner; close: () => Promise<void> }): Promise<void> {
+async function googleCall(
+  label: string,
+  makeRunner: (config: Parameters<typeof createBridgeHost>[0], token: () => Promise<string>) => { runner: JsRunner; close: () => Promise<void> },
+): Promise<void> {
   const api = await FakeGoogleApi.start();
   registerAllGoogleRoutes(api);
   const { runner, close } = makeRunner(

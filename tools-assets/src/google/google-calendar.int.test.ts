@@ -214,7 +214,13 @@ describe('J8 google_calendar: writing events', () => {
 
   it('calendar_update_event: GET, merge the given fields, PUT the whole event; untouched fields are kept', async () => {
     const event = c.ok(
-      await h.call('calendar_update_event', { calendar_id: 'primary', event_id: 'dentist0514', location: 'Dr Petit, 3 Rue Cler', start: '2024-05-14T17:00:00', end: '2024-05-14T18:00:00' }),
+      await h.call('calendar_update_event', {
+        calendar_id: 'primary',
+        event_id: 'dentist0514',
+        location: 'Dr Petit, 3 Rue Cler',
+        start: '2024-05-14T17:00:00',
+        end: '2024-05-14T18:00:00',
+      }),
     );
     expect(c.sent()).toEqual(['GET /calendar/v3/calendars/primary/events/dentist0514', 'PUT /calendar/v3/calendars/primary/events/dentist0514']);
     const put = c.body(1);
@@ -288,7 +294,12 @@ describe('J8 google_calendar: managing calendars', () => {
     const created = c.ok(await h.call('calendar_create_calendar', { summary: 'Book club', description: 'Monthly reads', timezone: 'Europe/Lisbon' }));
     expect(c.sent()).toEqual(['POST /calendar/v3/calendars']);
     expect(c.body(0)).toEqual({ summary: 'Book club', description: 'Monthly reads', timeZone: 'Europe/Lisbon' });
-    expect(created).toEqual({ id: expect.stringMatching(/^[a-v0-9]+@group\.calendar\.google\.com$/), summary: 'Book club', description: 'Monthly reads', timeZone: 'Europe/Lisbon' });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[a-v0-9]+@group\.calendar\.google\.com$/),
+      summary: 'Book club',
+      description: 'Monthly reads',
+      timeZone: 'Europe/Lisbon',
+    });
     expect(c.ok(await h.call('calendar_list_calendars')).calendars.map((c: { id: string }) => c.id)).toContain(created.id);
 
     h.api.clearRequests();

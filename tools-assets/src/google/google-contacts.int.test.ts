@@ -96,7 +96,14 @@ describe('J8 google_contacts: reading contacts', () => {
 describe('J8 google_contacts: changing contacts', () => {
   it('contacts_create: names, a home email, a mobile phone and the organization; the new contact comes back', async () => {
     const created = c.ok(
-      await h.call('contacts_create', { given_name: 'Nina', family_name: 'Berg', email: 'nina@example.se', phone: '+46 70 123 45 67', organization: 'Spotify', job_title: 'Designer' }),
+      await h.call('contacts_create', {
+        given_name: 'Nina',
+        family_name: 'Berg',
+        email: 'nina@example.se',
+        phone: '+46 70 123 45 67',
+        organization: 'Spotify',
+        job_title: 'Designer',
+      }),
     );
     expect(c.sent()).toEqual(['POST /v1/people:createContact']);
     expect(c.request(0).query.get('personFields')).toBe(FIELDS);
@@ -106,7 +113,13 @@ describe('J8 google_contacts: changing contacts', () => {
       phoneNumbers: [{ value: '+46 70 123 45 67', type: 'mobile' }],
       organizations: [{ name: 'Spotify', title: 'Designer' }],
     });
-    expect(created).toMatchObject({ resourceName: expect.stringMatching(/^people\/c\d+$/), name: 'Nina Berg', email: 'nina@example.se', organization: 'Spotify', jobTitle: 'Designer' });
+    expect(created).toMatchObject({
+      resourceName: expect.stringMatching(/^people\/c\d+$/),
+      name: 'Nina Berg',
+      email: 'nina@example.se',
+      organization: 'Spotify',
+      jobTitle: 'Designer',
+    });
     expect(people.contacts.get(created.resourceName)?.phoneNumbers?.[0]).toMatchObject({ value: '+46 70 123 45 67', canonicalForm: '+46701234567', formattedType: 'Mobile' });
 
     h.api.clearRequests();

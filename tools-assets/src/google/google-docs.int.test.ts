@@ -161,7 +161,11 @@ describe('J8 google_docs: writing', () => {
     refused(await h.call('docs_batch_update', { document_id: id, requests: partlyBad }), 400, /Invalid requests\[1\]\.deleteContentRange/);
     expect(docs.text(id)).toBe('Stay the same\n');
     refused(await h.call('docs_batch_update', { document_id: id, requests: [{ makeItPretty: {} }] }), 400, /Unknown name \\"makeItPretty\\" at .requests\[0\]/);
-    refused(await h.call('docs_batch_update', { document_id: id, requests: [{ updateTextStyle: { range: { startIndex: 1, endIndex: 5 }, textStyle: { bold: true } } }] }), 400, /At least one field/);
+    refused(
+      await h.call('docs_batch_update', { document_id: id, requests: [{ updateTextStyle: { range: { startIndex: 1, endIndex: 5 }, textStyle: { bold: true } } }] }),
+      400,
+      /At least one field/,
+    );
     c.invalid(await h.call('docs_batch_update', { document_id: id, requests: ['insertText'] }));
     c.invalid(await h.call('docs_batch_update', { document_id: id, requests: [] }));
     c.apiError(await h.call('docs_batch_update', { document_id: 'missing', requests: [{ insertText: { location: { index: 1 }, text: 'x' } }] }), 404);

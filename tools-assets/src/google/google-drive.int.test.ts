@@ -127,7 +127,9 @@ describe('J8 google_drive: files', () => {
     expect(req.query.get('fields')).toBe(FIELDS);
     expect(req.headers['content-type']).toMatch(/^multipart\/related; boundary=/);
     const body = req.body.toString('latin1');
-    expect(body).toContain('Content-Type: application/json; charset=UTF-8\r\n\r\n{"name":"Blob.bin","mimeType":"application/octet-stream","parents":["' + drive.seeded.archive + '"]}');
+    expect(body).toContain(
+      'Content-Type: application/json; charset=UTF-8\r\n\r\n{"name":"Blob.bin","mimeType":"application/octet-stream","parents":["' + drive.seeded.archive + '"]}',
+    );
     expect(file).toMatchObject({ name: 'Blob.bin', mimeType: 'application/octet-stream', size: String(bytes.length), parents: [drive.seeded.archive] });
     expect(drive.file(file.id)!.content.equals(bytes)).toBe(true);
   });

@@ -50,7 +50,14 @@ describe('J8 google_gmail_settings: vacation and IMAP', () => {
   });
 
   it('gmail_settings_update_vacation: GET, then PUT the whole resource with the changes; ISO times become epoch milliseconds', async () => {
-    settings.vacation = { enableAutoReply: false, responseSubject: 'Old', responseBodyPlainText: 'Plain text kept', responseBodyHtml: '<p>Old</p>', restrictToContacts: true, restrictToDomain: false };
+    settings.vacation = {
+      enableAutoReply: false,
+      responseSubject: 'Old',
+      responseBodyPlainText: 'Plain text kept',
+      responseBodyHtml: '<p>Old</p>',
+      restrictToContacts: true,
+      restrictToDomain: false,
+    };
     const result = await run('gmail_settings_update_vacation', {
       enable_auto_reply: true,
       start_time: '2025-08-01',
@@ -106,7 +113,11 @@ describe('J8 google_gmail_settings: filters', () => {
   it('gmail_settings_list_filters: GET /filters (the API’s "filter" array) as filters', async () => {
     const result = await run('gmail_settings_list_filters');
     expect(c.sent()).toEqual([`GET ${SETTINGS}/filters`]);
-    expect(result.filters).toContainEqual({ id: 'ANe1BmjkQ0qWQ2HlMOKN0hWxB4s3', criteria: { from: 'billing@shop.example' }, action: { addLabelIds: ['Label_2'], removeLabelIds: ['INBOX'] } });
+    expect(result.filters).toContainEqual({
+      id: 'ANe1BmjkQ0qWQ2HlMOKN0hWxB4s3',
+      criteria: { from: 'billing@shop.example' },
+      action: { addLabelIds: ['Label_2'], removeLabelIds: ['INBOX'] },
+    });
     expect(result.count).toBe(settings.filters.size);
   });
 
@@ -114,7 +125,11 @@ describe('J8 google_gmail_settings: filters', () => {
     const filter = await run('gmail_settings_create_filter', { from: 'boss@example.com', subject: 'urgent', add_label_ids: ['Work', 'STARRED'], remove_label_ids: ['inbox'] });
     expect(c.sent()).toEqual([`GET /gmail/v1/users/me/labels`, `POST ${SETTINGS}/filters`]);
     expect(c.body(1)).toEqual({ criteria: { from: 'boss@example.com', subject: 'urgent' }, action: { addLabelIds: ['Label_1', 'STARRED'], removeLabelIds: ['INBOX'] } });
-    expect(filter).toEqual({ id: expect.any(String), criteria: { from: 'boss@example.com', subject: 'urgent' }, action: { addLabelIds: ['Label_1', 'STARRED'], removeLabelIds: ['INBOX'] } });
+    expect(filter).toEqual({
+      id: expect.any(String),
+      criteria: { from: 'boss@example.com', subject: 'urgent' },
+      action: { addLabelIds: ['Label_1', 'STARRED'], removeLabelIds: ['INBOX'] },
+    });
     expect(settings.filters.get(filter.id)?.criteria).toEqual({ from: 'boss@example.com', subject: 'urgent' });
 
     h.api.clearRequests();
@@ -192,7 +207,13 @@ describe('J8 google_gmail_settings: send-as, language, delegates', () => {
     const result = await run('gmail_settings_list_send_as');
     expect(c.sent()).toEqual([`GET ${SETTINGS}/sendAs`]);
     expect(result.count).toBe(2);
-    expect(result.sendAs[0]).toEqual({ sendAsEmail: 'ada@example.com', displayName: 'Ada Lovelace', signature: '<div>Ada Lovelace<br>Analytical Engines Ltd.</div>', isPrimary: true, isDefault: true });
+    expect(result.sendAs[0]).toEqual({
+      sendAsEmail: 'ada@example.com',
+      displayName: 'Ada Lovelace',
+      signature: '<div>Ada Lovelace<br>Analytical Engines Ltd.</div>',
+      isPrimary: true,
+      isDefault: true,
+    });
     expect(result.sendAs[1]).toMatchObject({ sendAsEmail: 'ada@engines.example', isPrimary: false, isDefault: false, treatAsAlias: true, verificationStatus: 'accepted' });
   });
 

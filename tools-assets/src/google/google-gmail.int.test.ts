@@ -115,7 +115,9 @@ describe('J8 google_gmail: reading', () => {
       bodyFormat: 'text',
       body: 'Hi Ada,\r\n\r\nThe Q3 report is attached. The café budget is €1.2k.\r\n\r\nGrace',
     });
-    expect(message.attachments).toEqual([{ filename: 'report-q3.pdf', mimeType: 'application/pdf', size: GMAIL_SEED_ATTACHMENT.length, attachmentId: expect.stringMatching(/^ANGjdJ/), partId: '1' }]);
+    expect(message.attachments).toEqual([
+      { filename: 'report-q3.pdf', mimeType: 'application/pdf', size: GMAIL_SEED_ATTACHMENT.length, attachmentId: expect.stringMatching(/^ANGjdJ/), partId: '1' },
+    ]);
   });
 
   it('gmail_get_message: a Latin-1 body and RFC 2047 headers are decoded; an HTML-only message gives its HTML', async () => {
@@ -283,7 +285,10 @@ describe('J8 google_gmail: drafts', () => {
     h.api.clearRequests();
     const read = await ok('gmail_get_draft', { draft_id: draft.id });
     expect(calls()).toEqual([`GET ${BASE}/drafts/${draft.id}?format=full`]);
-    expect(read).toMatchObject({ id: draft.id, message: { id: draft.messageId, to: 'bob@example.com', cc: 'grace@navy.example', subject: 'Agenda für Montag', body: '1. Zahlen\r\n2. Kaffee', labelIds: ['DRAFT'] } });
+    expect(read).toMatchObject({
+      id: draft.id,
+      message: { id: draft.messageId, to: 'bob@example.com', cc: 'grace@navy.example', subject: 'Agenda für Montag', body: '1. Zahlen\r\n2. Kaffee', labelIds: ['DRAFT'] },
+    });
     await fails('gmail_get_draft', { draft_id: 'r0' }, 'execution_error', /^Gmail API error \(404\)/);
     await fails('gmail_create_draft', { to: 'bob@example.com', subject: 'x' }, 'validation_error', /body/);
   });
@@ -506,10 +511,14 @@ describe('J8 google_gmail: the fake refuses what Gmail refuses', () => {
     expect(await direct('GET', `${BASE}/messages/${idBySubject('Quarterly report')}?format=compact`)).toMatch(/^400 .*format/);
     expect(await direct('GET', `${BASE}/history`)).toMatch(/^400 .*startHistoryId/);
     expect(await direct('GET', `${BASE}/messages?max_results=5`)).toMatch(/^400 .*Unknown name ..max_results/);
-    expect(await direct('POST', `${BASE}/messages/${idBySubject('Quarterly report')}/modify`, '{"addLabels":["STARRED"]}', 'application/json')).toMatch(/^400 .*Unknown name ..addLabels/);
+    expect(await direct('POST', `${BASE}/messages/${idBySubject('Quarterly report')}/modify`, '{"addLabels":["STARRED"]}', 'application/json')).toMatch(
+      /^400 .*Unknown name ..addLabels/,
+    );
     expect(await direct('POST', `${BASE}/labels`, '{}', 'application/json')).toMatch(/^400 .*name/);
     expect(await direct('POST', `${BASE}/labels`, '{"name":"No visibility"}', 'application/json')).toMatch(/^400 .*messageListVisibility/);
-    expect(await direct('POST', `${BASE}/labels`, '{"name":"x","messageListVisibility":"show","labelListVisibility":"always"}', 'application/json')).toMatch(/^400 .*label_list_visibility/);
+    expect(await direct('POST', `${BASE}/labels`, '{"name":"x","messageListVisibility":"show","labelListVisibility":"always"}', 'application/json')).toMatch(
+      /^400 .*label_list_visibility/,
+    );
     expect(await direct('POST', `${BASE}/drafts/send`, '{}', 'application/json')).toMatch(/^400 .*'id'/);
     expect(await direct('GET', '/gmail/v1/users/someone@else.example/labels')).toMatch(/^403 .*Delegation denied/);
     // The PUT above matched no route; the fake's own bookkeeping says so.
@@ -534,7 +543,15 @@ async function direct(method: string, pathAndQuery: string, body?: string, conte
     const headers: Record<string, string> = { authorization: `Bearer ${FAKE_GOOGLE_ACCESS_TOKEN}` };
     if (contentType) headers['content-type'] = contentType;
     const req = https.request(
-      { host: 'gmail.googleapis.com', servername: 'gmail.googleapis.com', path: pathAndQuery, method, headers, ca: h.api.caCertificate, createConnection: () => tls.connect({ socket, servername: 'gmail.googleapis.com', ca: h.api.caCertificate }) },
+      {
+        host: 'gmail.googleapis.com',
+        servername: 'gmail.googleapis.com',
+        path: pathAndQuery,
+        method,
+        headers,
+        ca: h.api.caCertificate,
+        createConnection: () => tls.connect({ socket, servername: 'gmail.googleapis.com', ca: h.api.caCertificate }),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

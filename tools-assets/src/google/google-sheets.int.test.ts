@@ -63,9 +63,21 @@ describe('J8 google_sheets: reading', () => {
   it('sheets_read_values: quoted sheet names, whole columns, named ranges; an empty range has no values', async () => {
     const roster = ok(await h.call('sheets_read_values', { spreadsheet_id: sheets.seeded.roster, range: "'Team Members'!A:B" }));
     expect(h.api.requests[0]!.path).toBe(`/v4/spreadsheets/${sheets.seeded.roster}/values/'Team%20Members'!A%3AB`);
-    expect(roster).toMatchObject({ range: "'Team Members'!A1:B1000", values: [['Name', 'Role'], ['Ada Lovelace', 'Engineer'], ['Grace Hopper', 'Admiral']] });
+    expect(roster).toMatchObject({
+      range: "'Team Members'!A1:B1000",
+      values: [
+        ['Name', 'Role'],
+        ['Ada Lovelace', 'Engineer'],
+        ['Grace Hopper', 'Admiral'],
+      ],
+    });
     expect(ok(await h.call('sheets_read_values', { spreadsheet_id: budget, range: 'Totals' }))).toMatchObject({ range: 'Expenses!B5:C5', values: [['Total', '4736.5']] });
-    expect(ok(await h.call('sheets_read_values', { spreadsheet_id: budget, range: 'Summary!F10:G12' }))).toEqual({ range: 'Summary!F10:G12', majorDimension: 'ROWS', rowCount: 0, values: [] });
+    expect(ok(await h.call('sheets_read_values', { spreadsheet_id: budget, range: 'Summary!F10:G12' }))).toEqual({
+      range: 'Summary!F10:G12',
+      majorDimension: 'ROWS',
+      rowCount: 0,
+      values: [],
+    });
   });
 
   it('sheets_read_values: an unknown sheet, a malformed range and a range past the grid are 400s; an unknown spreadsheet is a 404', async () => {
@@ -84,7 +96,9 @@ describe('J8 google_sheets: reading', () => {
     expect(req.method).toBe('GET');
     expect(req.path).toBe(`/v4/spreadsheets/${budget}`);
     expect(req.query.fields).toContain('namedRanges');
-    expect(meta.namedRanges).toEqual([{ namedRangeId: 'nr_totals', name: 'Totals', range: { sheetId: 0, startRowIndex: 4, endRowIndex: 5, startColumnIndex: 1, endColumnIndex: 3 } }]);
+    expect(meta.namedRanges).toEqual([
+      { namedRangeId: 'nr_totals', name: 'Totals', range: { sheetId: 0, startRowIndex: 4, endRowIndex: 5, startColumnIndex: 1, endColumnIndex: 3 } },
+    ]);
     expect(meta.properties.title).toBe('Q3 Budget');
     expect(meta.spreadsheetUrl).toMatch(/^https:\/\/docs\.google\.com\/spreadsheets\/d\//);
 
@@ -92,21 +106,45 @@ describe('J8 google_sheets: reading', () => {
     const titles = ok(await h.call('sheets_metadata', { spreadsheet_id: budget, fields: 'sheets(properties(sheetId,title))' }));
     expect(onlyRequest().query).toEqual({ fields: 'sheets(properties(sheetId,title))' });
     expect(titles).toEqual({ sheets: [{ properties: { sheetId: 0, title: 'Expenses' } }, { properties: { sheetId: expect.any(Number), title: 'Summary' } }] });
-    expect(failure(await h.call('sheets_metadata', { spreadsheet_id: budget, fields: 'sheets.cellz' }))).toMatch(/^Sheets API error \(400\): .*Invalid field selection sheets\.cellz/);
+    expect(failure(await h.call('sheets_metadata', { spreadsheet_id: budget, fields: 'sheets.cellz' }))).toMatch(
+      /^Sheets API error \(400\): .*Invalid field selection sheets\.cellz/,
+    );
   });
 });
 
 describe('J8 google_sheets: writing', () => {
   it('sheets_write_values: PUT with valueInputOption=USER_ENTERED and a ValueRange body; numbers and formulas are parsed; reading returns what was written', async () => {
-    const result = ok(await h.call('sheets_write_values', { spreadsheet_id: budget, range: 'Summary!D1', values: [['Name', 'Score'], ['Ada', 42], ['Bo', '=E2*2']] }));
+    const result = ok(
+      await h.call('sheets_write_values', {
+        spreadsheet_id: budget,
+        range: 'Summary!D1',
+        values: [
+          ['Name', 'Score'],
+          ['Ada', 42],
+          ['Bo', '=E2*2'],
+        ],
+      }),
+    );
     const req = onlyRequest();
     expect(req.method).toBe('PUT');
     expect(req.path).toBe(`/v4/spreadsheets/${budget}/values/Summary!D1`);
     expect(req.query).toEqual({ valueInputOption: 'USER_ENTERED' });
     expect(req.headers['content-type']).toMatch(/^application\/json/);
-    expect(req.json()).toEqual({ range: 'Summary!D1', majorDimension: 'ROWS', values: [['Name', 'Score'], ['Ada', 42], ['Bo', '=E2*2']] });
+    expect(req.json()).toEqual({
+      range: 'Summary!D1',
+      majorDimension: 'ROWS',
+      values: [
+        ['Name', 'Score'],
+        ['Ada', 42],
+        ['Bo', '=E2*2'],
+      ],
+    });
     expect(result).toEqual({ spreadsheetId: budget, updatedRange: 'Summary!D1:E3', updatedRows: 3, updatedColumns: 2, updatedCells: 6 });
-    expect(sheets.read(budget, 'Summary!D1:E3')).toEqual([['Name', 'Score'], ['Ada', '42'], ['Bo', '84']]);
+    expect(sheets.read(budget, 'Summary!D1:E3')).toEqual([
+      ['Name', 'Score'],
+      ['Ada', '42'],
+      ['Bo', '84'],
+    ]);
   });
 
   it('sheets_write_values: RAW keeps strings as typed; null leaves a cell, "" empties it; data past the range is refused', async () => {
@@ -118,19 +156,41 @@ describe('J8 google_sheets: writing', () => {
     expect(sheets.read(budget, 'Summary!A4:C4')).toEqual([['=1+1', '', 'y']]);
     const tooWide = await h.call('sheets_write_values', { spreadsheet_id: budget, range: 'Summary!A4:B4', values: [[1, 2, 3]] });
     expect(failure(tooWide)).toMatch(/^Sheets API error \(400\): .*Requested writing within range \[Summary!A4:B4\], but tried writing to column \[C\]/);
-    expect(await h.call('sheets_write_values', { spreadsheet_id: budget, range: 'Summary!A1', values: [['x']], value_input_option: 'PARSED' })).toMatchObject({ errorType: 'validation_error' });
+    expect(await h.call('sheets_write_values', { spreadsheet_id: budget, range: 'Summary!A1', values: [['x']], value_input_option: 'PARSED' })).toMatchObject({
+      errorType: 'validation_error',
+    });
     expect(await h.call('sheets_write_values', { spreadsheet_id: budget, range: 'Summary!A1' })).toMatchObject({ errorType: 'validation_error' });
   });
 
   it('sheets_append_values: POST …:append with USER_ENTERED and INSERT_ROWS; rows land after the last non-empty row and the grid grows', async () => {
-    const result = ok(await h.call('sheets_append_values', { spreadsheet_id: budget, range: 'Expenses!A:C', values: [['2024-08-20', 'Paper', '12.25'], ['2024-08-21', 'Pens', 3]] }));
+    const result = ok(
+      await h.call('sheets_append_values', {
+        spreadsheet_id: budget,
+        range: 'Expenses!A:C',
+        values: [
+          ['2024-08-20', 'Paper', '12.25'],
+          ['2024-08-21', 'Pens', 3],
+        ],
+      }),
+    );
     const req = onlyRequest();
     expect(req.method).toBe('POST');
     expect(req.path).toBe(`/v4/spreadsheets/${budget}/values/Expenses!A%3AC:append`);
     expect(req.query).toEqual({ valueInputOption: 'USER_ENTERED', insertDataOption: 'INSERT_ROWS' });
-    expect(req.json()).toEqual({ range: 'Expenses!A:C', majorDimension: 'ROWS', values: [['2024-08-20', 'Paper', '12.25'], ['2024-08-21', 'Pens', 3]] });
+    expect(req.json()).toEqual({
+      range: 'Expenses!A:C',
+      majorDimension: 'ROWS',
+      values: [
+        ['2024-08-20', 'Paper', '12.25'],
+        ['2024-08-21', 'Pens', 3],
+      ],
+    });
     expect(result).toEqual({ spreadsheetId: budget, tableRange: 'Expenses!A1:C5', updatedRange: 'Expenses!A6:C7', updatedRows: 2, updatedColumns: 3, updatedCells: 6 });
-    expect(sheets.read(budget, 'Expenses!A5:C7')).toEqual([['', 'Total', '4736.5'], ['2024-08-20', 'Paper', '12.25'], ['2024-08-21', 'Pens', '3']]);
+    expect(sheets.read(budget, 'Expenses!A5:C7')).toEqual([
+      ['', 'Total', '4736.5'],
+      ['2024-08-20', 'Paper', '12.25'],
+      ['2024-08-21', 'Pens', '3'],
+    ]);
     expect(sheets.spreadsheets.get(budget)!.sheets[0]!.properties.gridProperties.rowCount).toBe(1002);
 
     // No table yet: the rows go at the top of the range.
@@ -147,7 +207,10 @@ describe('J8 google_sheets: writing', () => {
     expect(req.json()).toEqual({});
     expect(result).toEqual({ spreadsheetId: budget, clearedRange: 'Summary!D1:E3' });
     expect(sheets.read(budget, 'Summary!D1:E3')).toEqual([]);
-    expect(sheets.read(budget, 'Summary!A1:B2')).toEqual([['Quarter', 'Q3'], ['Owner', 'finance@example.com']]);
+    expect(sheets.read(budget, 'Summary!A1:B2')).toEqual([
+      ['Quarter', 'Q3'],
+      ['Owner', 'finance@example.com'],
+    ]);
     expect(failure(await h.call('sheets_clear_values', { spreadsheet_id: 'missing', range: 'A1' }))).toMatch(/^Sheets API error \(404\)/);
   });
 });
@@ -162,13 +225,21 @@ describe('J8 google_sheets: structure', () => {
     expect(result).toEqual({ spreadsheetId: budget, sheetId: expect.any(Number), title: 'Forecast', index: 2, sheetType: 'GRID', rowCount: 1000, columnCount: 26 });
     expect(result.sheetId).toBeGreaterThan(0);
     expect(ok(await h.call('sheets_read_values', { spreadsheet_id: budget, range: 'Forecast' })).range).toBe('Forecast!A1:Z1000');
-    expect(failure(await h.call('sheets_add_sheet', { spreadsheet_id: budget, title: 'forecast' }))).toMatch(/^Sheets API error \(400\): .*A sheet with the name \\?"forecast\\?" already exists/);
+    expect(failure(await h.call('sheets_add_sheet', { spreadsheet_id: budget, title: 'forecast' }))).toMatch(
+      /^Sheets API error \(400\): .*A sheet with the name \\?"forecast\\?" already exists/,
+    );
     expect(await h.call('sheets_add_sheet', { spreadsheet_id: budget })).toMatchObject({ errorType: 'validation_error' });
   });
 
   it('sheets_batch_update: formats, merges and renames apply and show in later reads; a bad request rolls the whole batch back', async () => {
     const requests = [
-      { repeatCell: { range: { sheetId: 0, startRowIndex: 1, endRowIndex: 4, startColumnIndex: 2, endColumnIndex: 3 }, cell: { userEnteredFormat: { numberFormat: { type: 'CURRENCY', pattern: '$#,##0.00' } } }, fields: 'userEnteredFormat.numberFormat' } },
+      {
+        repeatCell: {
+          range: { sheetId: 0, startRowIndex: 1, endRowIndex: 4, startColumnIndex: 2, endColumnIndex: 3 },
+          cell: { userEnteredFormat: { numberFormat: { type: 'CURRENCY', pattern: '$#,##0.00' } } },
+          fields: 'userEnteredFormat.numberFormat',
+        },
+      },
       { mergeCells: { range: { sheetId: 0, startRowIndex: 4, endRowIndex: 5, startColumnIndex: 0, endColumnIndex: 2 }, mergeType: 'MERGE_ALL' } },
       { updateSheetProperties: { properties: { sheetId: 0, title: 'Costs' }, fields: 'title' } },
       { addNamedRange: { namedRange: { name: 'Amounts', range: { sheetId: 0, startRowIndex: 1, endRowIndex: 4, startColumnIndex: 2, endColumnIndex: 3 } } } },
@@ -178,14 +249,20 @@ describe('J8 google_sheets: structure', () => {
     expect(req.method).toBe('POST');
     expect(req.path).toBe(`/v4/spreadsheets/${budget}:batchUpdate`);
     expect(req.json()).toEqual({ requests });
-    expect(result).toEqual({ spreadsheetId: budget, replies: [{}, {}, {}, { addNamedRange: { namedRange: { namedRangeId: expect.any(String), name: 'Amounts', range: requests[3]!.addNamedRange!.namedRange.range } } }] });
+    expect(result).toEqual({
+      spreadsheetId: budget,
+      replies: [{}, {}, {}, { addNamedRange: { namedRange: { namedRangeId: expect.any(String), name: 'Amounts', range: requests[3]!.addNamedRange!.namedRange.range } } }],
+    });
     expect(sheets.read(budget, 'Amounts')).toEqual([['$1,250.00'], ['$3,400.00'], ['$86.50']]);
     expect(ok(await h.call('sheets_metadata', { spreadsheet_id: budget, fields: 'sheets(properties.title,merges)' })).sheets[0]).toEqual({
       properties: { title: 'Costs' },
       merges: [{ sheetId: 0, startRowIndex: 4, endRowIndex: 5, startColumnIndex: 0, endColumnIndex: 2 }],
     });
 
-    const bad = await h.call('sheets_batch_update', { spreadsheet_id: budget, requests: [{ updateSheetProperties: { properties: { sheetId: 0, title: 'Renamed' }, fields: 'title' } }, { deleteSheet: { sheetId: 424242 } }] });
+    const bad = await h.call('sheets_batch_update', {
+      spreadsheet_id: budget,
+      requests: [{ updateSheetProperties: { properties: { sheetId: 0, title: 'Renamed' }, fields: 'title' } }, { deleteSheet: { sheetId: 424242 } }],
+    });
     expect(failure(bad)).toMatch(/^Sheets API error \(400\): .*requests\[1\]\.deleteSheet: No grid with id: 424242/);
     expect(failure(await h.call('sheets_batch_update', { spreadsheet_id: budget, requests: [{ paintItBlack: {} }] }))).toMatch(/Unknown name \\?"paintItBlack\\?"/);
     expect(sheets.spreadsheets.get(budget)!.sheets[0]!.properties.title).toBe('Costs');

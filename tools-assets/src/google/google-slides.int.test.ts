@@ -30,7 +30,14 @@ describe('J8 google_slides: reading', () => {
     expect(req.method).toBe('GET');
     expect(req.path).toBe(`/v1/presentations/${deck}`);
     expect(req.query).toEqual({});
-    expect(result).toMatchObject({ presentationId: deck, title: 'Quarterly Review', locale: 'en', url: `https://docs.google.com/presentation/d/${deck}/edit`, pageSizePoints: { width: 720, height: 405 }, slideCount: 4 });
+    expect(result).toMatchObject({
+      presentationId: deck,
+      title: 'Quarterly Review',
+      locale: 'en',
+      url: `https://docs.google.com/presentation/d/${deck}/edit`,
+      pageSizePoints: { width: 720, height: 405 },
+      slideCount: 4,
+    });
     expect(result.revisionId).toEqual(expect.any(String));
     expect(result.slides[0]).toEqual({
       objectId: 'g_intro',
@@ -91,7 +98,14 @@ describe('J8 google_slides: reading', () => {
           index: 2,
           texts: [
             { objectId: 'g_numbers_title', placeholder: 'TITLE', text: 'Numbers by region' },
-            { objectId: 'g_numbers_table', table: [['Region', 'Revenue'], ['EMEA', '1.2M'], ['APAC', '0.8M']] },
+            {
+              objectId: 'g_numbers_table',
+              table: [
+                ['Region', 'Revenue'],
+                ['EMEA', '1.2M'],
+                ['APAC', '0.8M'],
+              ],
+            },
           ],
         },
         { slideId: 'g_closing', index: 3, texts: [{ objectId: 'g_closing_text', text: 'Questions?' }] },
@@ -165,7 +179,9 @@ describe('J8 google_slides: editing', () => {
   it('slides_add_slide: an unknown layout or a negative index is a validation error; an index past the end is refused by the API', async () => {
     expect(await h.call('slides_add_slide', { presentation_id: deck, layout: 'TWO_BY_TWO' })).toMatchObject({ status: 'error', errorType: 'validation_error' });
     expect(await h.call('slides_add_slide', { presentation_id: deck, insertion_index: -1 })).toMatchObject({ status: 'error', errorType: 'validation_error' });
-    expect(failure(await h.call('slides_add_slide', { presentation_id: deck, insertion_index: 99 }))).toMatch(/^Slides API error \(400\): .*requests\[0\]\.createSlide: The insertion index 99/);
+    expect(failure(await h.call('slides_add_slide', { presentation_id: deck, insertion_index: 99 }))).toMatch(
+      /^Slides API error \(400\): .*requests\[0\]\.createSlide: The insertion index 99/,
+    );
     expect(failure(await h.call('slides_add_slide', { presentation_id: 'missing-deck' }))).toMatch(/^Slides API error \(404\)/);
   });
 
@@ -173,7 +189,13 @@ describe('J8 google_slides: editing', () => {
     const requests = [
       { insertText: { objectId: 'g_highlights_title', text: 'Key ', insertionIndex: 0 } },
       { replaceAllText: { containsText: { text: 'revenue', matchCase: false }, replaceText: 'Sales' } },
-      { createShape: { objectId: 'note_box_1', shapeType: 'TEXT_BOX', elementProperties: { pageObjectId: 'g_closing', size: { width: { magnitude: 200, unit: 'PT' }, height: { magnitude: 50, unit: 'PT' } } } } },
+      {
+        createShape: {
+          objectId: 'note_box_1',
+          shapeType: 'TEXT_BOX',
+          elementProperties: { pageObjectId: 'g_closing', size: { width: { magnitude: 200, unit: 'PT' }, height: { magnitude: 50, unit: 'PT' } } },
+        },
+      },
       { insertText: { objectId: 'note_box_1', text: 'Thanks!' } },
       { insertText: { objectId: 'g_numbers_table', cellLocation: { rowIndex: 2, columnIndex: 1 }, text: '~' } },
     ];
@@ -187,7 +209,10 @@ describe('J8 google_slides: editing', () => {
     expect(texts.find((t) => t[0] === 'Key Highlights')).toEqual(['Key Highlights', 'Sales up 12%\nChurn down to 3%\nTwo new regions']);
     expect(texts.at(-2)).toEqual(['Questions?', 'Thanks!']);
 
-    const bad = await h.call('slides_batch_update', { presentation_id: deck, requests: [{ insertText: { objectId: 'g_intro_subtitle', text: 'LOST ' } }, { deleteObject: { objectId: 'nope_object' } }] });
+    const bad = await h.call('slides_batch_update', {
+      presentation_id: deck,
+      requests: [{ insertText: { objectId: 'g_intro_subtitle', text: 'LOST ' } }, { deleteObject: { objectId: 'nope_object' } }],
+    });
     expect(failure(bad)).toMatch(/^Slides API error \(400\): .*Invalid requests\[1\]\.deleteObject: The object \(nope_object\) could not be found\./);
     expect(slides.texts(deck)[0]).toEqual(['Quarterly Review', 'Q3 2024 · Finance team']);
     expect(failure(await h.call('slides_batch_update', { presentation_id: deck, requests: [{ makeItPop: {} }] }))).toMatch(/Unknown name \\?"makeItPop\\?"/);
@@ -204,7 +229,9 @@ describe('J8 google_slides: editing', () => {
     expect(result).toEqual({ success: true, presentationId: deck, deletedSlideId: 'g_numbers' });
     expect(slideIds().map((s) => s.objectId)).not.toContain('g_numbers');
     expect(ok(await h.call('slides_list_slides', { presentation_id: deck }))).toHaveLength(5);
-    expect(failure(await h.call('slides_delete_slide', { presentation_id: deck, slide_id: 'g_numbers' }))).toMatch(/^Slides API error \(400\): .*The object \(g_numbers\) could not be found/);
+    expect(failure(await h.call('slides_delete_slide', { presentation_id: deck, slide_id: 'g_numbers' }))).toMatch(
+      /^Slides API error \(400\): .*The object \(g_numbers\) could not be found/,
+    );
     expect(await h.call('slides_delete_slide', { presentation_id: deck })).toMatchObject({ status: 'error', errorType: 'validation_error' });
   });
 });

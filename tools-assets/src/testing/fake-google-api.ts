@@ -127,7 +127,11 @@ export class FakeGoogleApi {
       const match = route.pattern.exec(req.path);
       if (!match) continue;
       if (route.auth && req.headers.authorization !== `Bearer ${this.accessToken}`) {
-        return googleError(401, 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', 'UNAUTHENTICATED');
+        return googleError(
+          401,
+          'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+          'UNAUTHENTICATED',
+        );
       }
       const params: Record<string, string> = {};
       route.names.forEach((name, i) => {

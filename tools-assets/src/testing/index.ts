@@ -1,4 +1,14 @@
-export { FAKE_GOOGLE_ACCESS_TOKEN, FakeGoogleApi, GoogleApiError, googleError, requireFields, requireQuery, type GoogleRequest, type GoogleResponse, type GoogleRouteHandler } from './fake-google-api';
+export {
+  FAKE_GOOGLE_ACCESS_TOKEN,
+  FakeGoogleApi,
+  GoogleApiError,
+  googleError,
+  requireFields,
+  requireQuery,
+  type GoogleRequest,
+  type GoogleResponse,
+  type GoogleRouteHandler,
+} from './fake-google-api';
 export { startToolHarness, type ToolHarness, type ToolHarnessOptions } from './tool-harness';
 export { registerAllGoogleRoutes, type GoogleWorkspaceFake } from './fake-google/all';
 export { registerCalendarRoutes, type CalendarFake } from './fake-google/calendar';

@@ -51,7 +51,9 @@ describe('S6 API client (loopback server speaking the API formats)', () => {
   });
 
   test('a problem answer becomes an ApiError with its code and detail', async () => {
-    const error = await client().get('/api/missing').catch((e: unknown) => e);
+    const error = await client()
+      .get('/api/missing')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 404, code: 'session_not_found', detail: 'No session x. Start one first.' });
   });

@@ -34,7 +34,12 @@ describe('toolsByReason', () => {
 
   it('keeps a group reloaded after a clear apart from its first load', () => {
     const again: ToolReason = { ...gmail, loadedAtRevision: 12, loadEventId: 'e12' };
-    const keys = toolsByReason({ tools: [{ name: 'a', reason: gmail }, { name: 'b', reason: again }] }).map((b) => b.key);
+    const keys = toolsByReason({
+      tools: [
+        { name: 'a', reason: gmail },
+        { name: 'b', reason: again },
+      ],
+    }).map((b) => b.key);
     expect(keys).toEqual(['group:gmail@4', 'group:gmail@12']);
   });
 

@@ -5,17 +5,7 @@ import { useApi } from '../api/api-context';
 import { seg, type ApiClient } from '../api/client';
 import { useResource, type Resource } from '../api/use-resource';
 import { formatCount, percentOf } from './chart-scale';
-import {
-  formatEventTime,
-  rawJson,
-  reasonLabel,
-  timelineOf,
-  toolsByReason,
-  type AuditModelRequest,
-  type AuditTrail,
-  type SessionEvents,
-  type TimelineEntry,
-} from './audit-model';
+import { formatEventTime, rawJson, reasonLabel, timelineOf, toolsByReason, type AuditModelRequest, type AuditTrail, type SessionEvents, type TimelineEntry } from './audit-model';
 import { TokenChart } from './token-chart';
 import './audit.css';
 
@@ -72,7 +62,8 @@ function AuditBody({ sessionId, resource }: { sessionId: string; resource: Resou
         <div class="notice" role="alert">
           <h2>No such session</h2>
           <p>
-            This server has no session <code>{sessionId}</code>. The link may be mistyped, or the session belongs to another server. <a href="#/">Go to the chat</a> to pick one from the list.
+            This server has no session <code>{sessionId}</code>. The link may be mistyped, or the session belongs to another server. <a href="#/">Go to the chat</a> to pick one
+            from the list.
           </p>
         </div>
       );
@@ -205,7 +196,13 @@ function TimelineItem({ entry }: { entry: TimelineEntry }) {
             Show the tools of request #{entry.requestNumber}
           </button>
         )}
-        {entry.raw ? <pre class="timeline__raw" tabIndex={0}>{rawJson(entry.raw)}</pre> : <p class="muted">The raw event was not in the stream read; reload to see it.</p>}
+        {entry.raw ? (
+          <pre class="timeline__raw" tabIndex={0}>
+            {rawJson(entry.raw)}
+          </pre>
+        ) : (
+          <p class="muted">The raw event was not in the stream read; reload to see it.</p>
+        )}
       </details>
     </li>
   );

@@ -89,7 +89,11 @@ describe('layoutChart', () => {
   it('labels every bar when there is room, and only every n-th one when bars get narrow', () => {
     expect(layoutChart([1, 2, 3], undefined, BOX).bars.every((b) => b.labelled)).toBe(true);
     // 350 units for 50 bars: 7 units a slot, so every 4th bar (28 units apart) is labelled.
-    const crowded = layoutChart(Array.from({ length: 50 }, (_, i) => i), undefined, BOX);
+    const crowded = layoutChart(
+      Array.from({ length: 50 }, (_, i) => i),
+      undefined,
+      BOX,
+    );
     expect(crowded.bars.filter((b) => b.labelled).map((b) => b.index)).toEqual(Array.from({ length: 13 }, (_, i) => i * 4));
     // Values above the bars only while each slot has 44 units: 350 / 7 = 50, 350 / 8 = 43.75.
     expect(layoutChart([1, 2, 3, 4, 5, 6, 7], undefined, BOX).valueLabels).toBe(true);

@@ -9,7 +9,19 @@ import { onSessionsChanged } from './sessions-changed';
 const meta = (eventId: string) => ({ eventId, occurredAt: '', correlationId: 'c', causationId: 'c', schemaVersion: 1 });
 
 function view(overrides: Partial<SessionView> = {}): SessionView {
-  return { sessionId: 's 1', agentId: 'default', revision: 1, messages: [], supersededMessageIds: [], loadedGroups: [], activeTools: [], turnInProgress: false, title: null, summary: null, ...overrides };
+  return {
+    sessionId: 's 1',
+    agentId: 'default',
+    revision: 1,
+    messages: [],
+    supersededMessageIds: [],
+    loadedGroups: [],
+    activeTools: [],
+    turnInProgress: false,
+    title: null,
+    summary: null,
+    ...overrides,
+  };
 }
 
 interface OpenStream {
@@ -70,7 +82,7 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await flush();
 }
 
-describe('a session\'s chat store', () => {
+describe("a session's chat store", () => {
   test('reads the view and the events of the session (id encoded) and builds the transcript', async () => {
     const api = new FakeApi();
     api.stored = {
@@ -281,7 +293,21 @@ describe('retry and edit in the chat store', () => {
     api.streams[0]!.emit('turn_started');
     api.streams[0]!.emit('assistant_message', { messageId: 't2-assistant-1', text: 'Joke two.', toolCalls: 0 });
     api.streams[0]!.emit('turn_finished', { reason: 'completed' });
-    api.stored = { view: view(), events: [...storedTurn, { type: 'TurnRetried', data: { turnId: 't2', messageId: 't1-user', supersededMessageIds: ['t1-assistant-1'] }, metadata: meta('e3'), streamId: 'session-s 1', revision: 3, position: 3 }, message('t2-assistant-1', 'assistant', 'Joke two.', 4)] };
+    api.stored = {
+      view: view(),
+      events: [
+        ...storedTurn,
+        {
+          type: 'TurnRetried',
+          data: { turnId: 't2', messageId: 't1-user', supersededMessageIds: ['t1-assistant-1'] },
+          metadata: meta('e3'),
+          streamId: 'session-s 1',
+          revision: 3,
+          position: 3,
+        },
+        message('t2-assistant-1', 'assistant', 'Joke two.', 4),
+      ],
+    };
     api.streams[0]!.end();
     await expect(done).resolves.toBe('sent');
     expect(store.getState().items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind))).toEqual(['joke?', 'Joke two.']);
@@ -300,6 +326,11 @@ describe('retry and edit in the chat store', () => {
     api.refuseStream = ApiError.network(new Error('connection refused'));
     await expect(store.editMessage('t1-user', 'riddle?')).resolves.toBe('refused');
     expect(store.getState().items.some((i) => i.kind === 'user' && i.unsent !== undefined)).toBe(false);
-    expect(store.getState().items.filter((i) => i.kind === 'user').map((i) => i.key)).toEqual(['t1-user']);
+    expect(
+      store
+        .getState()
+        .items.filter((i) => i.kind === 'user')
+        .map((i) => i.key),
+    ).toEqual(['t1-user']);
   });
 });

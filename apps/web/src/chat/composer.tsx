@@ -142,7 +142,14 @@ export function Composer(props: {
           e.currentTarget.value = '';
         }}
       />
-      <button type="button" class="button button--quiet composer__attach" aria-label="Attach images or PDFs" title="Attach images or PDFs" disabled={disabled || uploading} onClick={() => picker.current?.click()}>
+      <button
+        type="button"
+        class="button button--quiet composer__attach"
+        aria-label="Attach images or PDFs"
+        title="Attach images or PDFs"
+        disabled={disabled || uploading}
+        onClick={() => picker.current?.click()}
+      >
         <PaperclipIcon />
       </button>
       <label class="visually-hidden" for="composer-text">

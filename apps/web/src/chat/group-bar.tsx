@@ -64,14 +64,7 @@ export function GroupBar(props: {
           ))}
         </ul>
       )}
-      <button
-        ref={addButton}
-        type="button"
-        class="button button--small group-bar__add"
-        aria-expanded={adding}
-        aria-controls="add-group-form"
-        onClick={() => setAdding(!adding)}
-      >
+      <button ref={addButton} type="button" class="button button--small group-bar__add" aria-expanded={adding} aria-controls="add-group-form" onClick={() => setAdding(!adding)}>
         Add group
       </button>
       <form id="add-group-form" class="group-bar__form" hidden={!adding} onSubmit={load}>

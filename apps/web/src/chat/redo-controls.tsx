@@ -20,7 +20,13 @@ export interface RedoActions {
 export function RetryTurnButton({ messageId, actions }: { messageId: string; actions: RedoActions }) {
   return (
     <div class="msg__actions">
-      <button type="button" class="button button--small button--quiet redo__button" disabled={actions.disabled} title="Get another answer to your last message" onClick={() => actions.onRetry(messageId)}>
+      <button
+        type="button"
+        class="button button--small button--quiet redo__button"
+        disabled={actions.disabled}
+        title="Get another answer to your last message"
+        onClick={() => actions.onRetry(messageId)}
+      >
         Retry
       </button>
     </div>
@@ -35,7 +41,14 @@ export function EditMessageButton({ onClick, disabled, focus }: { onClick: () =>
   }, [focus]);
   return (
     <div class="msg__actions">
-      <button ref={button} type="button" class="button button--small button--quiet redo__button" disabled={disabled} title="Edit your last message and get a new answer" onClick={onClick}>
+      <button
+        ref={button}
+        type="button"
+        class="button button--small button--quiet redo__button"
+        disabled={disabled}
+        title="Edit your last message and get a new answer"
+        onClick={onClick}
+      >
         Edit
       </button>
     </div>
@@ -47,13 +60,7 @@ export function EditMessageButton({ onClick, disabled, focus }: { onClick: () =>
  * message as it was. The draft is the caller's, so a refused edit (the message is shown again
  * from the server) reopens with what was typed.
  */
-export function MessageEditor(props: {
-  messageId: string;
-  draft: string;
-  onDraft: (text: string) => void;
-  actions: RedoActions;
-  onClose: () => void;
-}) {
+export function MessageEditor(props: { messageId: string; draft: string; onDraft: (text: string) => void; actions: RedoActions; onClose: () => void }) {
   const { messageId, draft, onDraft, actions, onClose } = props;
   const [saving, setSaving] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);

@@ -112,7 +112,12 @@ export function SessionListItem(props: { session: SessionSummary; current: boole
           confirmLabel={busy ? 'Deleting…' : 'Delete'}
           busy={busy}
           onCancel={() => setMode('view')}
-          onConfirm={() => void act(() => api.delete(base), () => props.onDeleted(session.sessionId))}
+          onConfirm={() =>
+            void act(
+              () => api.delete(base),
+              () => props.onDeleted(session.sessionId),
+            )
+          }
         >
           <p>“{label}” leaves the session list and takes no new messages. Its history stays in the audit.</p>
           {error && (

@@ -32,7 +32,10 @@ export function SessionList({ currentSessionId }: { currentSessionId?: string })
     if (sessionId !== currentSessionId) return;
     // The open session is gone: go on with the newest other one (from the whole list, not only
     // the search's matches), or a new draft. Replace, so Back does not lead to the deleted one.
-    const all = await api.get<{ sessions: SessionSummary[] }>('/api/sessions').then((a) => a.sessions, () => list);
+    const all = await api.get<{ sessions: SessionSummary[] }>('/api/sessions').then(
+      (a) => a.sessions,
+      () => list,
+    );
     const next = all.find((s) => s.sessionId !== sessionId);
     window.location.replace(routeHref(next ? { name: 'chat', sessionId: next.sessionId } : { name: 'new' }));
   }
@@ -68,7 +71,13 @@ export function SessionList({ currentSessionId }: { currentSessionId?: string })
       {list.length > 0 && (
         <ul class="session-list__items" aria-labelledby="session-list-title">
           {list.map((session) => (
-            <SessionListItem key={session.sessionId} session={session} current={session.sessionId === currentSessionId} onRenamed={notifySessionsChanged} onDeleted={(id) => void deleted(id)} />
+            <SessionListItem
+              key={session.sessionId}
+              session={session}
+              current={session.sessionId === currentSessionId}
+              onRenamed={notifySessionsChanged}
+              onDeleted={(id) => void deleted(id)}
+            />
           ))}
         </ul>
       )}

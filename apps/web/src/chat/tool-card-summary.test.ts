@@ -2,13 +2,26 @@ import { describe, expect, test } from '@jest/globals';
 import { argumentsHint, formatDuration, prettyJson, prettyResult, toolCardSummary } from './tool-card-summary';
 import type { ToolItem } from './transcript';
 
-const card = (overrides: Partial<ToolItem>): ToolItem => ({ kind: 'tool', key: 'k', callId: 'c', toolName: 'read_file', arguments: { path: 'notes.txt' }, status: 'running', ...overrides });
+const card = (overrides: Partial<ToolItem>): ToolItem => ({
+  kind: 'tool',
+  key: 'k',
+  callId: 'c',
+  toolName: 'read_file',
+  arguments: { path: 'notes.txt' },
+  status: 'running',
+  ...overrides,
+});
 
 describe('tool call card summary', () => {
   test('each status has its own word and icon; an error names its type and is flagged', () => {
     expect(toolCardSummary(card({ status: 'running', durationMs: 5 }))).toEqual({ icon: 'running', statusText: 'Running', isError: false, argumentsHint: 'path: "notes.txt"' });
     expect(toolCardSummary(card({ status: 'success', durationMs: 85 }))).toMatchObject({ icon: 'done', statusText: 'Done', duration: '85 ms', isError: false });
-    expect(toolCardSummary(card({ status: 'error', errorType: 'timeout', durationMs: 30000 }))).toMatchObject({ icon: 'error', statusText: 'Error: timeout', duration: '30 s', isError: true });
+    expect(toolCardSummary(card({ status: 'error', errorType: 'timeout', durationMs: 30000 }))).toMatchObject({
+      icon: 'error',
+      statusText: 'Error: timeout',
+      duration: '30 s',
+      isError: true,
+    });
     expect(toolCardSummary(card({ status: 'error' }))).toMatchObject({ statusText: 'Error', isError: true });
     expect(toolCardSummary(card({ status: 'no_result' }))).toMatchObject({ statusText: 'No result', isError: false });
   });

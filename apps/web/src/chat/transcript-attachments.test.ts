@@ -3,7 +3,14 @@ import type { AttachmentRef, StoredEvent } from '@oneclaw/api-contract';
 import { chatReducer, initialChatState, sessionTitle, transcriptFromEvents } from './transcript';
 
 const PDF: AttachmentRef = { hash: 'a'.repeat(64), name: 'report.pdf', mediaType: 'application/pdf', bytes: 1234 };
-const event = (data: unknown): StoredEvent => ({ type: 'MessageSent', data, metadata: { eventId: 'e1', occurredAt: '2026-01-01T00:00:00Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 }, streamId: 'session-s1', revision: 1, position: 1 });
+const event = (data: unknown): StoredEvent => ({
+  type: 'MessageSent',
+  data,
+  metadata: { eventId: 'e1', occurredAt: '2026-01-01T00:00:00Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+  streamId: 'session-s1',
+  revision: 1,
+  position: 1,
+});
 
 describe('attachments in the transcript (issue 15)', () => {
   test('the sent message shows its files at once, and a stored one from its event', () => {

@@ -6,11 +6,30 @@ import { chatReducer, initialChatState, redoTargets, sessionTitle, transcriptFro
 let revision = 0;
 function stored(type: string, data: unknown): StoredEvent {
   revision += 1;
-  return { type, data, metadata: { eventId: `e${revision}`, occurredAt: '2026-01-01T00:00:00Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 }, streamId: 'session-s1', revision, position: revision };
+  return {
+    type,
+    data,
+    metadata: { eventId: `e${revision}`, occurredAt: '2026-01-01T00:00:00Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+    streamId: 'session-s1',
+    revision,
+    position: revision,
+  };
 }
 const sent = (message: MessageData) => stored('MessageSent', message);
 const finished = (reason: string, detail = '') => stored('TurnFinished', { reason, detail, rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } });
-const view = (overrides: Partial<SessionView> = {}): SessionView => ({ sessionId: 's1', agentId: 'default', revision: 3, messages: [], supersededMessageIds: [], loadedGroups: [], activeTools: [], turnInProgress: false, title: null, summary: null, ...overrides });
+const view = (overrides: Partial<SessionView> = {}): SessionView => ({
+  sessionId: 's1',
+  agentId: 'default',
+  revision: 3,
+  messages: [],
+  supersededMessageIds: [],
+  loadedGroups: [],
+  activeTools: [],
+  turnInProgress: false,
+  title: null,
+  summary: null,
+  ...overrides,
+});
 const sse = (event: string, data: unknown = {}): ChatAction => ({ type: 'sse', event: { event, data } as StreamEvent });
 const run = (state: ChatState, ...actions: ChatAction[]): ChatState => actions.reduce(chatReducer, state);
 const texts = (items: readonly { kind: string; text?: string; reason?: string }[]) => items.map((i) => (i.kind === 'turn-stop' ? `[${i.reason}]` : `${i.kind}: ${i.text ?? ''}`));
@@ -75,7 +94,11 @@ describe('S6 retry and edit in the chat transcript', () => {
   });
 
   test('a cut-off turn (TurnFinished interrupted, closed by the server) carries Retry on its stop notice', () => {
-    const cutOff = [...history.slice(0, 4), sent({ messageId: 't5-user', role: 'user', text: 'still there?' }), finished('interrupted', 'The turn was interrupted (the server restarted mid-turn). Press Retry to run it again.')];
+    const cutOff = [
+      ...history.slice(0, 4),
+      sent({ messageId: 't5-user', role: 'user', text: 'still there?' }),
+      finished('interrupted', 'The turn was interrupted (the server restarted mid-turn). Press Retry to run it again.'),
+    ];
     const items = transcriptFromEvents(cutOff);
     const stop = items.at(-1)!;
     expect(stop).toMatchObject({ kind: 'turn-stop', reason: 'interrupted', detail: expect.stringContaining('Press Retry') });
@@ -87,7 +110,13 @@ describe('S6 retry and edit in the chat transcript', () => {
     const retrying = run(loaded, { type: 'redo', kind: 'retry', messageId: 't2-user' });
     expect(retrying.turn).toBe('running');
     expect(texts(retrying.items)).toEqual(['user: hi', 'assistant: hello', 'user: joke?']);
-    const answered = run(retrying, sse('turn_started'), sse('text_delta', { text: 'Ha' }), sse('assistant_message', { messageId: 't3-assistant-1', text: 'Ha.', toolCalls: 0 }), sse('turn_finished', { reason: 'completed' }));
+    const answered = run(
+      retrying,
+      sse('turn_started'),
+      sse('text_delta', { text: 'Ha' }),
+      sse('assistant_message', { messageId: 't3-assistant-1', text: 'Ha.', toolCalls: 0 }),
+      sse('turn_finished', { reason: 'completed' }),
+    );
     expect(texts(answered.items)).toEqual(['user: hi', 'assistant: hello', 'user: joke?', 'assistant: Ha.']);
     expect(answered.turn).toBe('none');
 

@@ -12,7 +12,17 @@ import { EditMessageButton, MessageEditor, RetryTurnButton, type RedoActions } f
  * The conversation as an ordered list: messages, tool call cards and turn notices. `onRetry`
  * sends a not-sent message again; `retryDisabled` while a turn runs (the server would refuse).
  */
-export function TranscriptView({ items, onRetry, retryDisabled, redo }: { items: readonly TranscriptItem[]; onRetry: (key: string) => void; retryDisabled: boolean; redo?: RedoActions }) {
+export function TranscriptView({
+  items,
+  onRetry,
+  retryDisabled,
+  redo,
+}: {
+  items: readonly TranscriptItem[];
+  onRetry: (key: string) => void;
+  retryDisabled: boolean;
+  redo?: RedoActions;
+}) {
   // Retry and Edit act on the last turn only; `editing` is the user item being edited in place.
   const targets = redo ? redoTargets(items) : undefined;
   const [editing, setEditing] = useState<{ readonly key: string; readonly draft: string } | undefined>();
@@ -45,14 +55,16 @@ export function TranscriptView({ items, onRetry, retryDisabled, redo }: { items:
                 {/* A message of files only has no words: no empty line above its files. */}
                 {item.text !== '' && <div class="msg__text">{item.text}</div>}
                 {item.attachments && <MessageAttachments attachments={item.attachments} />}
-                {redo && targets?.editKey === item.key && <EditMessageButton
+                {redo && targets?.editKey === item.key && (
+                  <EditMessageButton
                     disabled={redo.disabled}
                     focus={closedEditor === item.key}
                     onClick={() => {
                       setClosedEditor(undefined);
                       setEditing({ key: item.key, draft: item.text });
                     }}
-                  />}
+                  />
+                )}
                 {item.unsent !== undefined && (
                   <div class="msg__unsent" role="alert">
                     {/* The icon inside the words, so it stays on their first line when they wrap. */}
@@ -133,13 +145,17 @@ export function ToolCard({ item }: { item: ToolItem }) {
         {open && (
           <>
             <h3 class="tool-card__heading">Arguments</h3>
-            <pre class="tool-card__pre" tabIndex={0}>{prettyJson(item.arguments)}</pre>
+            <pre class="tool-card__pre" tabIndex={0}>
+              {prettyJson(item.arguments)}
+            </pre>
             <h3 class="tool-card__heading">{item.status === 'error' ? `Error${item.errorType ? ` (${item.errorType})` : ''}` : 'Result'}</h3>
             {item.status === 'running' && <p class="muted">Running…</p>}
             {item.status === 'no_result' && <p class="muted">This call never got a result (the turn ended first).</p>}
             {item.output !== undefined && (item.status === 'success' || item.status === 'error') && (
               <>
-                <pre class={`tool-card__pre${item.status === 'error' ? ' tool-card__pre--error' : ''}`} tabIndex={0}>{item.status === 'success' ? prettyResult(item.output) : item.output}</pre>
+                <pre class={`tool-card__pre${item.status === 'error' ? ' tool-card__pre--error' : ''}`} tabIndex={0}>
+                  {item.status === 'success' ? prettyResult(item.output) : item.output}
+                </pre>
                 {item.outputIsPreview && <p class="muted tool-card__note">The start of the result; all of it shows when the turn is over.</p>}
               </>
             )}
@@ -191,10 +207,7 @@ function TurnError({ item }: { item: ErrorItem }) {
   return (
     <li class="turn-note turn-note--error" role="alert">
       <WarningIcon class="turn-note__icon" />
-      <strong>Error:</strong> {item.detail}{' '}
-      {item.code === 'provider_not_configured' && (
-        <a href="#/settings/providers">Set up a model provider</a>
-      )}
+      <strong>Error:</strong> {item.detail} {item.code === 'provider_not_configured' && <a href="#/settings/providers">Set up a model provider</a>}
       <span class="turn-note__code muted"> ({item.code})</span>
     </li>
   );

@@ -21,12 +21,31 @@ import {
 let revision = 0;
 function stored(type: string, data: unknown): StoredEvent {
   revision += 1;
-  return { type, data, metadata: { eventId: `e${revision}`, occurredAt: '2026-01-01T00:00:00Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 }, streamId: 'session-s1', revision, position: revision };
+  return {
+    type,
+    data,
+    metadata: { eventId: `e${revision}`, occurredAt: '2026-01-01T00:00:00Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+    streamId: 'session-s1',
+    revision,
+    position: revision,
+  };
 }
 const sent = (message: MessageData) => stored('MessageSent', message);
 
 function view(overrides: Partial<SessionView> = {}): SessionView {
-  return { sessionId: 's1', agentId: 'default', revision: 3, messages: [], supersededMessageIds: [], loadedGroups: [], activeTools: [], turnInProgress: false, title: null, summary: null, ...overrides };
+  return {
+    sessionId: 's1',
+    agentId: 'default',
+    revision: 3,
+    messages: [],
+    supersededMessageIds: [],
+    loadedGroups: [],
+    activeTools: [],
+    turnInProgress: false,
+    title: null,
+    summary: null,
+    ...overrides,
+  };
 }
 
 function sse(event: string, data: unknown = {}): ChatAction {
@@ -46,7 +65,16 @@ const loadTurnEvents: StoredEvent[] = [
   sent({ messageId: 't1-tool-1-c1', role: 'tool', callId: 'c1', toolName: 'load_tool_group', durationMs: 3, status: 'success', result: '{"loaded":["list_scheduled_tasks"]}' }),
   stored('ToolGroupLoaded', { groupName: 'scheduled_tasks', toolNames: ['list_scheduled_tasks'], source: { kind: 'tool_call', callId: 'c1' } }),
   sent({ messageId: 't1-assistant-2', role: 'assistant', text: 'Checking.', toolCalls: [{ callId: 'c2', toolName: 'list_scheduled_tasks', arguments: {} }] }),
-  sent({ messageId: 't1-tool-2-c2', role: 'tool', callId: 'c2', toolName: 'list_scheduled_tasks', durationMs: 1500, status: 'error', errorType: 'timeout', message: 'Timed out after 1 s.' }),
+  sent({
+    messageId: 't1-tool-2-c2',
+    role: 'tool',
+    callId: 'c2',
+    toolName: 'list_scheduled_tasks',
+    durationMs: 1500,
+    status: 'error',
+    errorType: 'timeout',
+    message: 'Timed out after 1 s.',
+  }),
   sent({ messageId: 't1-assistant-3', role: 'assistant', text: 'No tasks.\nDone.', toolCalls: [] }),
   stored('TurnFinished', { reason: 'completed', detail: 'Answered.', rounds: 3, usage: { inputTokens: 1, outputTokens: 1 } }),
 ];
@@ -134,7 +162,14 @@ describe('the streamed turn', () => {
   });
 
   test('text deltas build one streaming reply that the complete message replaces', () => {
-    const state = run(initialChatState, { type: 'send', text: 'hi' }, sse('turn_started'), sse('model_requested', { round: 1 }), sse('text_delta', { text: 'Hel' }), sse('text_delta', { text: 'lo' }));
+    const state = run(
+      initialChatState,
+      { type: 'send', text: 'hi' },
+      sse('turn_started'),
+      sse('model_requested', { round: 1 }),
+      sse('text_delta', { text: 'Hel' }),
+      sse('text_delta', { text: 'lo' }),
+    );
     expect(state.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Hello', streaming: true });
     expect(state.turn).toBe('running');
     const done = run(state, sse('assistant_message', { messageId: 'm1', text: 'Hello!', toolCalls: 0 }));
@@ -154,7 +189,11 @@ describe('the streamed turn', () => {
   });
 
   test('a send that got no answer stays as one not-sent message (no separate error), survives a re-read, and its retry replaces it', () => {
-    const unsent = run(initialChatState, { type: 'send', text: 'hi', idempotencyKey: 'k1' }, { type: 'stream-failed', refused: false, unreachable: true, code: 'network_error', detail: 'Cannot reach the server.' });
+    const unsent = run(
+      initialChatState,
+      { type: 'send', text: 'hi', idempotencyKey: 'k1' },
+      { type: 'stream-failed', refused: false, unreachable: true, code: 'network_error', detail: 'Cannot reach the server.' },
+    );
     expect(unsent.turn).toBe('none');
     expect(unsent.items).toEqual([expect.objectContaining({ kind: 'user', text: 'hi', idempotencyKey: 'k1', unsent: 'Cannot reach the server.', pending: false })]);
     const reread = run(unsent, { type: 'stored', view: view(), events: [] });
@@ -178,12 +217,21 @@ describe('the streamed turn', () => {
     expect(capped.items.at(-1)).toMatchObject({ kind: 'turn-stop', reason: 'round_cap', detail: 'Stopped after 2 model requests.' });
     expect(capped.status).toContain('Round limit reached');
 
-    const aborted = run(initialChatState, { type: 'send', text: 'hi' }, { type: 'cancel-requested' }, sse('tool_call_started', { callId: 'c', toolName: 'exec' }), { type: 'stream-ended', aborted: true });
+    const aborted = run(initialChatState, { type: 'send', text: 'hi' }, { type: 'cancel-requested' }, sse('tool_call_started', { callId: 'c', toolName: 'exec' }), {
+      type: 'stream-ended',
+      aborted: true,
+    });
     expect(aborted.items.map((item) => item.kind)).toEqual(['user', 'tool', 'turn-stop']);
     expect(aborted.items[1]).toMatchObject({ status: 'no_result' });
     expect(aborted.turn).toBe('none');
 
-    const recorded = run(initialChatState, { type: 'send', text: 'hi' }, { type: 'cancel-requested' }, sse('turn_finished', { reason: 'cancelled', detail: 'The turn was cancelled.' }), { type: 'stream-ended', aborted: true });
+    const recorded = run(
+      initialChatState,
+      { type: 'send', text: 'hi' },
+      { type: 'cancel-requested' },
+      sse('turn_finished', { reason: 'cancelled', detail: 'The turn was cancelled.' }),
+      { type: 'stream-ended', aborted: true },
+    );
     expect(recorded.items.filter((item) => item.kind === 'turn-stop')).toHaveLength(1);
   });
 
@@ -214,7 +262,12 @@ describe('the streamed turn', () => {
   });
 
   test('a stored compaction shows as a note where it happened; the messages before it stay', () => {
-    const compacted = { type: 'ConversationCompacted', revision: 99, data: { summarisedMessages: 4, trigger: 'auto' }, metadata: { eventId: 'ev-compact' } } as unknown as StoredEvent;
+    const compacted = {
+      type: 'ConversationCompacted',
+      revision: 99,
+      data: { summarisedMessages: 4, trigger: 'auto' },
+      metadata: { eventId: 'ev-compact' },
+    } as unknown as StoredEvent;
     const items = transcriptFromEvents([...loadTurnEvents, compacted]);
     expect(items.slice(0, -1)).toEqual(transcriptFromEvents(loadTurnEvents));
     expect(items.at(-1)).toEqual({ kind: 'compacted', key: 'ev-compact', detail: '4 earlier messages were summarised for the model (the context window was nearly full).' });
@@ -230,7 +283,7 @@ describe('the streamed turn', () => {
     expect(detailFor('overflow')).toBe('2 earlier messages were summarised for the model (the provider said the conversation was too long).');
   });
 
-  test('a stored read during this page\'s own turn is ignored; afterwards it replaces the streamed items', () => {
+  test("a stored read during this page's own turn is ignored; afterwards it replaces the streamed items", () => {
     const running = run(initialChatState, { type: 'send', text: 'hi' }, sse('turn_started'));
     expect(run(running, { type: 'stored', view: view(), events: [] })).toBe(running);
     const idle = run(running, sse('turn_finished', { reason: 'completed' }));
@@ -267,7 +320,11 @@ describe('S6 the answering model, the wait and the reasoning', () => {
     expect(waitingNotice(run(asked, sse('reasoning_delta', { text: 'Hm' })))).toBeUndefined();
     const calling = run(asked, sse('text_delta', { text: 'Let me look.' }));
     expect(waitingNotice(calling)).toBeUndefined();
-    const tools = run(calling, sse('assistant_message', { messageId: 'a1', text: 'Let me look.', toolCalls: 1, ...openai }), sse('tool_call_started', { callId: 'c', toolName: 'x' }));
+    const tools = run(
+      calling,
+      sse('assistant_message', { messageId: 'a1', text: 'Let me look.', toolCalls: 1, ...openai }),
+      sse('tool_call_started', { callId: 'c', toolName: 'x' }),
+    );
     expect(waitingNotice(tools)).toBeUndefined();
     expect(waitingNotice(run(tools, sse('tool_call_finished', { callId: 'c', status: 'success' }), sse('model_requested', { round: 2, ...openai })))).toBe('Thinking…');
     expect(waitingNotice(run(asked, sse('turn_finished', { reason: 'completed' })))).toBeUndefined();
@@ -275,10 +332,17 @@ describe('S6 the answering model, the wait and the reasoning', () => {
   });
 
   test('a provider retry is said in the notice until the first token', () => {
-    const retrying = run(initialChatState, { type: 'send', text: 'hi' }, sse('model_requested', { round: 1, ...openai }), sse('provider_retry', { attempt: 2, maxAttempts: 3, waitMs: 4000, reason: 'provider_rate_limited', status: 429, ...openai }));
+    const retrying = run(
+      initialChatState,
+      { type: 'send', text: 'hi' },
+      sse('model_requested', { round: 1, ...openai }),
+      sse('provider_retry', { attempt: 2, maxAttempts: 3, waitMs: 4000, reason: 'provider_rate_limited', status: 429, ...openai }),
+    );
     expect(waitingNotice(retrying)).toBe('The provider is busy (HTTP 429); retrying in 4 s (attempt 2 of 3).');
     expect(waitingNotice(run(retrying, sse('text_delta', { text: 'ok' })))).toBeUndefined();
-    expect(retryNotice({ attempt: 3, maxAttempts: 3, waitMs: 1500, reason: 'provider_unavailable', status: 503 })).toBe('The provider is unavailable (HTTP 503); retrying in 2 s (attempt 3 of 3).');
+    expect(retryNotice({ attempt: 3, maxAttempts: 3, waitMs: 1500, reason: 'provider_unavailable', status: 503 })).toBe(
+      'The provider is unavailable (HTTP 503); retrying in 2 s (attempt 3 of 3).',
+    );
     expect(retryNotice({ attempt: 2, maxAttempts: 2, waitMs: 0, reason: 'provider_unavailable' })).toBe('The provider could not be reached; retrying now (attempt 2 of 2).');
   });
 
@@ -294,7 +358,9 @@ describe('S6 the answering model, the wait and the reasoning', () => {
     const answered = run(state, sse('text_delta', { text: 'Hello!' }));
     expect(answered.items.at(-1)).toMatchObject({ text: 'Hello!', reasoning: 'The user greets me.', streaming: true });
     const done = run(answered, sse('assistant_message', { messageId: 'm1', text: 'Hello!', toolCalls: 0, reasoning: 'The user greets me.', ...openai }));
-    expect(done.items.filter((item) => item.kind === 'assistant')).toEqual([{ kind: 'assistant', key: 'm1', text: 'Hello!', streaming: false, reasoning: 'The user greets me.', answeredBy: openai }]);
+    expect(done.items.filter((item) => item.kind === 'assistant')).toEqual([
+      { kind: 'assistant', key: 'm1', text: 'Hello!', streaming: false, reasoning: 'The user greets me.', answeredBy: openai },
+    ]);
   });
 
   test('stored messages show their model and reasoning; older streams take the model from the request before the message', () => {

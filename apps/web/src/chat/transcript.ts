@@ -208,7 +208,11 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       // What the retry or edit supersedes leaves the screen at once, as the stored session will show it.
       const counter = state.live.counter + 1;
       const live: LiveTurn = { round: 0, assistantKey: `live-${counter}`, toolIndex: 0, finished: false, counter };
-      const kept = supersede(state.items.filter((item) => item.kind !== 'error'), action.messageId, action.kind);
+      const kept = supersede(
+        state.items.filter((item) => item.kind !== 'error'),
+        action.messageId,
+        action.kind,
+      );
       const items: TranscriptItem[] = action.kind === 'edit' ? [...kept, { kind: 'user', key: `local-${counter}`, text: action.text, pending: true }] : kept;
       const status = action.kind === 'edit' ? 'Edited message sent. Waiting for the reply…' : 'Retrying. Waiting for a new reply…';
       return { ...state, items, turn: 'running', busyElsewhere: false, live: { ...live, waiting: true }, status };
@@ -289,14 +293,18 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
     }
     case 'tool_call_finished': {
       const status = d.status === 'error' ? 'error' : 'success';
-      const items = updateLast(state.items, (item) => item.kind === 'tool' && item.callId === d.callId && item.status === 'running', (item) => ({
-        ...(item as ToolItem),
-        status,
-        durationMs: typeof d.durationMs === 'number' ? d.durationMs : undefined,
-        ...(status === 'error' ? { errorType: String(d.errorType ?? 'error') } : {}),
-        output: String(d.preview ?? ''),
-        outputIsPreview: true,
-      }));
+      const items = updateLast(
+        state.items,
+        (item) => item.kind === 'tool' && item.callId === d.callId && item.status === 'running',
+        (item) => ({
+          ...(item as ToolItem),
+          status,
+          durationMs: typeof d.durationMs === 'number' ? d.durationMs : undefined,
+          ...(status === 'error' ? { errorType: String(d.errorType ?? 'error') } : {}),
+          output: String(d.preview ?? ''),
+          outputIsPreview: true,
+        }),
+      );
       return { ...state, items };
     }
     case 'group_loaded': {
@@ -442,7 +450,8 @@ export function transcriptFromEvents(events: readonly StoredEvent[], turnInProgr
         items = supersede(items, String(data.messageId), 'edit');
         break;
       case 'TurnFinished':
-        if (data.reason !== 'completed') items.push({ kind: 'turn-stop', key: event.metadata?.eventId ?? `stop-${event.revision}`, reason: String(data.reason), detail: String(data.detail ?? '') });
+        if (data.reason !== 'completed')
+          items.push({ kind: 'turn-stop', key: event.metadata?.eventId ?? `stop-${event.revision}`, reason: String(data.reason), detail: String(data.detail ?? '') });
         break;
     }
   }
@@ -466,11 +475,21 @@ export function transcriptFromMessages(messages: readonly MessageData[], turnInP
 function appendMessage(items: TranscriptItem[], message: MessageData, requested?: AnsweredBy): TranscriptItem[] {
   switch (message.role) {
     case 'user':
-      return [...items, { kind: 'user', key: message.messageId, text: message.text, messageId: message.messageId, ...(message.attachments?.length ? { attachments: message.attachments } : {}) }];
+      return [
+        ...items,
+        { kind: 'user', key: message.messageId, text: message.text, messageId: message.messageId, ...(message.attachments?.length ? { attachments: message.attachments } : {}) },
+      ];
     case 'assistant': {
       const answeredBy = answeredByOf(message) ?? requested;
       const reasoning = typeof message.reasoning === 'string' ? message.reasoning : '';
-      const reply: AssistantItem = { kind: 'assistant', key: message.messageId, text: message.text, streaming: false, ...(answeredBy ? { answeredBy } : {}), ...(reasoning ? { reasoning } : {}) };
+      const reply: AssistantItem = {
+        kind: 'assistant',
+        key: message.messageId,
+        text: message.text,
+        streaming: false,
+        ...(answeredBy ? { answeredBy } : {}),
+        ...(reasoning ? { reasoning } : {}),
+      };
       const next: TranscriptItem[] = message.text || reasoning ? [...items, reply] : [...items];
       (message.toolCalls ?? []).forEach((call, index) => {
         next.push({ kind: 'tool', key: `${message.messageId}:${index}`, callId: call.callId, toolName: call.toolName, arguments: call.arguments ?? {}, status: 'running' });

@@ -14,13 +14,26 @@ const group = (name: string, overrides: Partial<ToolGroupView> = {}): ToolGroupV
 });
 
 const groups = [
-  group('google_gmail', { displayName: 'Google Gmail', description: 'Search and send mail', toolNames: ['gmail_search', 'gmail_send'], source: { kind: 'js-built-in', fileName: 'google_gmail.js' } }),
+  group('google_gmail', {
+    displayName: 'Google Gmail',
+    description: 'Search and send mail',
+    toolNames: ['gmail_search', 'gmail_send'],
+    source: { kind: 'js-built-in', fileName: 'google_gmail.js' },
+  }),
   group('pdf', { displayName: 'PDF Tools', description: 'Read PDF files', toolNames: ['pdf_info'] }),
   group('scheduled_tasks', { displayName: 'Scheduled Tasks', toolNames: ['list_scheduled_tasks'] }),
 ];
 
 const sources: ToolSourceView[] = [
-  { fileName: 'built-in', kind: 'built-in', tools: [{ name: 'pdf_info', description: 'Page count and metadata', group: 'pdf', enabled: true }, { name: 'list_scheduled_tasks', description: 'List tasks', enabled: false }], problems: [] },
+  {
+    fileName: 'built-in',
+    kind: 'built-in',
+    tools: [
+      { name: 'pdf_info', description: 'Page count and metadata', group: 'pdf', enabled: true },
+      { name: 'list_scheduled_tasks', description: 'List tasks', enabled: false },
+    ],
+    problems: [],
+  },
   { fileName: 'google_gmail.js', kind: 'js-built-in', group: 'google_gmail', tools: [{ name: 'gmail_search', description: 'Search messages' } as ToolView], problems: [] }, // an older server's tool, without `enabled`
 ];
 

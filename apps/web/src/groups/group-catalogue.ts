@@ -32,7 +32,14 @@ export function filterGroups(groups: readonly ToolGroupView[], query: string, to
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...groups];
   return groups.filter((group) => {
-    const haystack = [group.name, group.displayName, group.description, group.source.fileName ?? '', ...group.toolNames, ...group.toolNames.map((t) => tools?.get(t)?.description ?? '')]
+    const haystack = [
+      group.name,
+      group.displayName,
+      group.description,
+      group.source.fileName ?? '',
+      ...group.toolNames,
+      ...group.toolNames.map((t) => tools?.get(t)?.description ?? ''),
+    ]
       .join('\n')
       .toLowerCase();
     return words.every((word) => haystack.includes(word));

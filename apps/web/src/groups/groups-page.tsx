@@ -15,17 +15,14 @@ import './groups.css';
  * loaded already.
  */
 export function GroupsPage({ sessionId }: { sessionId?: string }) {
-  const catalogue = useResource(
-    async (api, signal) => {
-      const [groups, tools] = await Promise.all([
-        api.get<{ groups: ToolGroupView[] }>('/api/tool-groups', { signal }),
-        // Descriptions only enrich the list: without them the groups are still usable.
-        api.get<{ sources: ToolSourceView[] }>('/api/tools', { signal }).catch(() => ({ sources: [] as ToolSourceView[] })),
-      ]);
-      return { groups: groups.groups, tools: toolsByName(tools.sources) };
-    },
-    [],
-  );
+  const catalogue = useResource(async (api, signal) => {
+    const [groups, tools] = await Promise.all([
+      api.get<{ groups: ToolGroupView[] }>('/api/tool-groups', { signal }),
+      // Descriptions only enrich the list: without them the groups are still usable.
+      api.get<{ sources: ToolSourceView[] }>('/api/tools', { signal }).catch(() => ({ sources: [] as ToolSourceView[] })),
+    ]);
+    return { groups: groups.groups, tools: toolsByName(tools.sources) };
+  }, []);
   const session = useResource((api, signal) => (sessionId ? api.get<SessionView>(`/api/sessions/${seg(sessionId)}`, { signal }) : Promise.resolve(undefined)), [sessionId]);
   const [query, setQuery] = useState('');
   // The answers of this page's own loads; newer than the session read above.
@@ -135,8 +132,7 @@ function GroupCard(props: {
       </p>
       <div class="group-card__actions">
         <button type="button" class="button button--small" aria-expanded={open} aria-controls={toolsId} onClick={() => setOpen(!open)}>
-          <ChevronIcon open={open} />{' '}
-          {group.toolNames.length} {group.toolNames.length === 1 ? 'tool' : 'tools'}
+          <ChevronIcon open={open} /> {group.toolNames.length} {group.toolNames.length === 1 ? 'tool' : 'tools'}
           <span class="visually-hidden"> of {group.displayName}</span>
         </button>
         {sessionId &&

@@ -31,7 +31,14 @@ export function AppShell({ route, onSignOut, children }: { route: Route; onSignO
         Skip to content
       </a>
       <header class="topbar">
-        <button type="button" class="icon-button topbar__menu" aria-label="Sessions" aria-expanded={drawerOpen} aria-controls="session-drawer" onClick={() => setDrawerOpen(!drawerOpen)}>
+        <button
+          type="button"
+          class="icon-button topbar__menu"
+          aria-label="Sessions"
+          aria-expanded={drawerOpen}
+          aria-controls="session-drawer"
+          onClick={() => setDrawerOpen(!drawerOpen)}
+        >
           <MenuIcon />
         </button>
         <a class="topbar__brand" href="#/">

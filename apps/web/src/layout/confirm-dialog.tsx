@@ -7,7 +7,15 @@ import { useEffect, useRef } from 'preact/hooks';
  * `showModal()` gives the dialog role, focus inside, Escape to cancel and an inert page behind.
  * Focus starts on Cancel, so a slip of the thumb does not do the irreversible thing.
  */
-export function ConfirmDialog(props: { id: string; title: string; children: ComponentChildren; confirmLabel: string; busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function ConfirmDialog(props: {
+  id: string;
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {

@@ -36,7 +36,7 @@ export function SignIn({ note, onSignedIn }: { note?: string; onSignedIn: (conne
       onSignedIn(connection);
     } catch (e) {
       const apiError = e instanceof ApiError ? e : ApiError.network(e);
-      setError(apiError.status === 401 ? 'The server refused this token. Copy it from the api-token file in the server\'s data directory.' : apiError.detail);
+      setError(apiError.status === 401 ? "The server refused this token. Copy it from the api-token file in the server's data directory." : apiError.detail);
     } finally {
       setBusy(false);
     }
@@ -56,7 +56,16 @@ export function SignIn({ note, onSignedIn }: { note?: string; onSignedIn: (conne
         )}
         <label class="field">
           <span>Server address{needsAddress ? '' : ' (leave empty for this server)'}</span>
-          <input type="url" name="apiBase" inputMode="url" autoComplete="url" placeholder="http://192.168.1.20:3000" value={apiBase} onInput={(e) => setApiBase(e.currentTarget.value)} required={needsAddress} />
+          <input
+            type="url"
+            name="apiBase"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="http://192.168.1.20:3000"
+            value={apiBase}
+            onInput={(e) => setApiBase(e.currentTarget.value)}
+            required={needsAddress}
+          />
         </label>
         <label class="field">
           <span>API token</span>

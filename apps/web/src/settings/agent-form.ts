@@ -30,8 +30,7 @@ export function formOf(agent: AgentView): AgentForm {
     systemPrompt: agent.systemPrompt,
     allTools: agent.allowedTools === undefined,
     allowedTools: [...(agent.allowedTools ?? [])],
-    preferredModel:
-      agent.preferredProviderId && agent.preferredModelId ? choiceValue({ providerId: agent.preferredProviderId, modelId: agent.preferredModelId }) : '',
+    preferredModel: agent.preferredProviderId && agent.preferredModelId ? choiceValue({ providerId: agent.preferredProviderId, modelId: agent.preferredModelId }) : '',
   };
 }
 

@@ -89,7 +89,9 @@ function AgentCard({ agent, data, reload, listAction }: { agent: AgentView; data
             <dt>Tools</dt>
             <dd>{agent.allowedTools === undefined ? 'All tools' : `${agent.allowedTools.length} allowed: ${agent.allowedTools.join(', ') || 'none'}`}</dd>
             <dt>Model</dt>
-            <dd>{agent.preferredModelId ? `${providerName(data.providers, agent.preferredProviderId)} / ${agent.preferredModelId}` : agent.model ? agent.model : 'The default model'}</dd>
+            <dd>
+              {agent.preferredModelId ? `${providerName(data.providers, agent.preferredProviderId)} / ${agent.preferredModelId}` : agent.model ? agent.model : 'The default model'}
+            </dd>
             <dt>Round cap</dt>
             <dd>{agent.maxRounds}</dd>
           </dl>
@@ -106,7 +108,13 @@ function AgentCard({ agent, data, reload, listAction }: { agent: AgentView; data
               Edit
             </button>
             {deletable && !confirmingDelete && (
-              <button type="button" class="button button--danger button--small" onClick={() => setConfirmingDelete(true)} aria-label={`Delete ${agent.name}…`} disabled={listAction.busy}>
+              <button
+                type="button"
+                class="button button--danger button--small"
+                onClick={() => setConfirmingDelete(true)}
+                aria-label={`Delete ${agent.name}…`}
+                disabled={listAction.busy}
+              >
                 Delete…
               </button>
             )}
@@ -233,9 +241,7 @@ function AllowedToolsField({ form, set, sources, prefix }: { form: AgentForm; se
         <input type="radio" name={`${prefix}-tools`} checked={!form.allTools} onChange={() => set({ allTools: false })} />
         <span>Only the tools ticked below ({form.allowedTools.length})</span>
       </label>
-      {!form.allTools && !form.allowedTools.includes('load_tool_group') && (
-        <p class="muted">Tick load_tool_group too if the agent should load tool groups.</p>
-      )}
+      {!form.allTools && !form.allowedTools.includes('load_tool_group') && <p class="muted">Tick load_tool_group too if the agent should load tool groups.</p>}
       {!form.allTools && (
         <div class="allowed-tools__picker">
           {!sources ? (
@@ -279,7 +285,11 @@ function AllowedToolsField({ form, set, sources, prefix }: { form: AgentForm; se
 function ToolCheckbox({ name, form, set }: { name: string; form: AgentForm; set: (patch: Partial<AgentForm>) => void }) {
   return (
     <label class="checkbox">
-      <input type="checkbox" checked={form.allowedTools.includes(name)} onChange={(e) => set({ allowedTools: toggleTool(form.allowedTools, name, (e.currentTarget as HTMLInputElement).checked) })} />
+      <input
+        type="checkbox"
+        checked={form.allowedTools.includes(name)}
+        onChange={(e) => set({ allowedTools: toggleTool(form.allowedTools, name, (e.currentTarget as HTMLInputElement).checked) })}
+      />
       <code>{name}</code>
     </label>
   );
@@ -311,7 +321,11 @@ function CreateAgentForm({ reload }: { reload: Reload }) {
       <h3 id="create-agent-title">Create an agent</h3>
       <label class="field">
         <span>Name</span>
-        <input value={form.name} onInput={(e) => setForm({ ...form, name: (e.currentTarget as HTMLInputElement).value })} {...invalidProps('create-agent-name-error', errors.name)} />
+        <input
+          value={form.name}
+          onInput={(e) => setForm({ ...form, name: (e.currentTarget as HTMLInputElement).value })}
+          {...invalidProps('create-agent-name-error', errors.name)}
+        />
         <FieldError id="create-agent-name-error" error={errors.name} />
       </label>
       <label class="field">

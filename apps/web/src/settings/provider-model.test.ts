@@ -53,7 +53,14 @@ describe('default model choices', () => {
   const answer = {
     providers: [
       provider({ providerId: 'env', name: 'Environment', definedBy: 'environment', models: [{ modelId: 'gpt-4o-mini', source: 'environment', isDefault: false }] }),
-      provider({ providerId: 'p1', name: 'Local', models: [{ modelId: 'llama3', displayName: 'Llama 3', source: 'added', isDefault: true }, { modelId: 'qwen', displayName: 'qwen', source: 'fetched', isDefault: false }] }),
+      provider({
+        providerId: 'p1',
+        name: 'Local',
+        models: [
+          { modelId: 'llama3', displayName: 'Llama 3', source: 'added', isDefault: true },
+          { modelId: 'qwen', displayName: 'qwen', source: 'fetched', isDefault: false },
+        ],
+      }),
       provider({ providerId: 'off', isActive: false, models: [{ modelId: 'x', source: 'added', isDefault: false }] }),
       provider({ providerId: 'empty' }),
     ],

@@ -39,7 +39,12 @@ export function ProvidersTab() {
           <ul class="settings-list" aria-label="Providers" aria-busy={loading}>
             {data.providers.map((provider) => (
               <li key={provider.providerId}>
-                <ProviderCard provider={provider} isDefault={(m) => data.defaultModel?.providerId === provider.providerId && data.defaultModel.modelId === m} reload={reload} listAction={listAction} />
+                <ProviderCard
+                  provider={provider}
+                  isDefault={(m) => data.defaultModel?.providerId === provider.providerId && data.defaultModel.modelId === m}
+                  reload={reload}
+                  listAction={listAction}
+                />
               </li>
             ))}
           </ul>
@@ -63,9 +68,8 @@ function DefaultModelForm({ answer, reload }: { answer: ProvidersAnswer; reload:
     event.preventDefault();
     const ref = parseChoice(selected);
     if (!ref) return;
-    void action.run(
-      { progress: 'Setting the default model…', success: `Default model set to ${ref.modelId}.`, failure: 'Setting the default model' },
-      () => api.put('/api/default-model', ref),
+    void action.run({ progress: 'Setting the default model…', success: `Default model set to ${ref.modelId}.`, failure: 'Setting the default model' }, () =>
+      api.put('/api/default-model', ref),
     );
   };
 
@@ -158,9 +162,8 @@ function ProviderCard({ provider, isDefault, reload, listAction }: { provider: P
                 class="button button--danger button--small"
                 disabled={listAction.busy}
                 onClick={() =>
-                  void listAction.run(
-                    { progress: `Deleting ${provider.name}…`, success: `Deleted ${provider.name}.`, failure: `Deleting ${provider.name}` },
-                    () => api.delete(base),
+                  void listAction.run({ progress: `Deleting ${provider.name}…`, success: `Deleted ${provider.name}.`, failure: `Deleting ${provider.name}` }, () =>
+                    api.delete(base),
                   )
                 }
               >
@@ -199,7 +202,15 @@ function KeyForm({ provider, action }: { provider: ProviderView; action: Action 
         <span>{hasKey ? `Replace the API key of ${provider.name}` : `API key for ${provider.name}`}</span>
       </label>
       <div class="settings-row">
-        <input id={inputId} type="password" autoComplete="new-password" spellcheck={false} value={key} onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)} class="settings-row__grow" />
+        <input
+          id={inputId}
+          type="password"
+          autoComplete="new-password"
+          spellcheck={false}
+          value={key}
+          onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)}
+          class="settings-row__grow"
+        />
         <button type="submit" class="button button--small" disabled={action.busy || key.trim() === ''}>
           {hasKey ? 'Replace key' : 'Store key'}
         </button>
@@ -260,7 +271,11 @@ function EditProviderForm({ provider, action }: { provider: ProviderView; action
           onChange={(e) => {
             const isActive = (e.currentTarget as HTMLInputElement).checked;
             void action.run(
-              { progress: isActive ? 'Activating…' : 'Deactivating…', success: isActive ? 'Provider active.' : 'Provider inactive: it is not used until activated.', failure: 'Changing the provider' },
+              {
+                progress: isActive ? 'Activating…' : 'Deactivating…',
+                success: isActive ? 'Provider active.' : 'Provider inactive: it is not used until activated.',
+                failure: 'Changing the provider',
+              },
               () => api.patch(base, { isActive }),
             );
           }}
@@ -326,7 +341,9 @@ function ModelsSection({ provider, isDefault, action }: { provider: ProviderView
           class="button button--small"
           disabled={action.busy}
           onClick={() =>
-            void action.run({ progress: `Fetching the models of ${provider.name}…`, success: 'Models fetched.', failure: 'Fetching models' }, () => api.post(`${base}/models/fetch`))
+            void action.run({ progress: `Fetching the models of ${provider.name}…`, success: 'Models fetched.', failure: 'Fetching models' }, () =>
+              api.post(`${base}/models/fetch`),
+            )
           }
         >
           Fetch models
@@ -335,7 +352,14 @@ function ModelsSection({ provider, isDefault, action }: { provider: ProviderView
       <form class="settings-row" onSubmit={(e) => void add(e)}>
         <label class="field settings-row__grow" for={inputId}>
           <span>Model id to add to {provider.name}</span>
-          <input id={inputId} value={modelId} spellcheck={false} autoCapitalize="off" onInput={(e) => setModelId((e.currentTarget as HTMLInputElement).value)} placeholder="e.g. gpt-4o-mini" />
+          <input
+            id={inputId}
+            value={modelId}
+            spellcheck={false}
+            autoCapitalize="off"
+            onInput={(e) => setModelId((e.currentTarget as HTMLInputElement).value)}
+            placeholder="e.g. gpt-4o-mini"
+          />
         </label>
         <button type="submit" class="button button--small" disabled={action.busy || modelId.trim() === ''}>
           Add model

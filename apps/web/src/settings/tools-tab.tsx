@@ -43,7 +43,11 @@ export function ToolsTab() {
     const path = target === 'tool' ? `/api/tools/${seg(name)}/enabled` : `/api/tool-groups/${seg(name)}/enabled`;
     const label = target === 'tool' ? name : `group ${name}`;
     const ok = await action.run(
-      { progress: `${enabled ? 'Enabling' : 'Disabling'} ${label}…`, success: `${label} ${enabled ? 'enabled' : 'disabled'}.`, failure: `${enabled ? 'Enabling' : 'Disabling'} ${label}` },
+      {
+        progress: `${enabled ? 'Enabling' : 'Disabling'} ${label}…`,
+        success: `${label} ${enabled ? 'enabled' : 'disabled'}.`,
+        failure: `${enabled ? 'Enabling' : 'Disabling'} ${label}`,
+      },
       () => api.put(path, { enabled }),
     );
     if (!ok)
@@ -160,7 +164,13 @@ function SourceCard({
             const enabled = pending[`group:${name}`] ?? group?.enabled ?? true;
             return (
               <label key={name} class="switch">
-                <input type="checkbox" role="switch" checked={enabled} disabled={action.busy || !group} onChange={(e) => onToggle('group', name, (e.currentTarget as HTMLInputElement).checked)} />
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={enabled}
+                  disabled={action.busy || !group}
+                  onChange={(e) => onToggle('group', name, (e.currentTarget as HTMLInputElement).checked)}
+                />
                 <span aria-hidden="true">
                   Whole group <code>{name}</code>: {enabled ? 'on' : 'off'}
                 </span>
@@ -186,7 +196,13 @@ function SourceCard({
                     <span class="tool-list__description">{tool.description}</span>
                   </div>
                   <label class="switch tool-list__switch">
-                    <input type="checkbox" role="switch" checked={enabled} disabled={action.busy} onChange={(e) => onToggle('tool', tool.name, (e.currentTarget as HTMLInputElement).checked)} />
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      checked={enabled}
+                      disabled={action.busy}
+                      onChange={(e) => onToggle('tool', tool.name, (e.currentTarget as HTMLInputElement).checked)}
+                    />
                     <span aria-hidden="true">{enabled ? 'On' : 'Off'}</span>
                     <span class="visually-hidden">Enable {tool.name}</span>
                   </label>

@@ -28,9 +28,22 @@ const broken: ToolSourceView = {
   kind: 'js-user',
   group: 'my_tools',
   tools: [{ name: 'word_count', description: 'Count words', group: 'my_tools', enabled: true }],
-  problems: [{ severity: 'error', tool: 'bad_tool', message: "my_tools.json: tool 'bad_tool' skipped: function missing" }, { severity: 'warning', message: 'no _meta' }],
+  problems: [
+    { severity: 'error', tool: 'bad_tool', message: "my_tools.json: tool 'bad_tool' skipped: function missing" },
+    { severity: 'warning', message: 'no _meta' },
+  ],
 };
-const groups: ToolGroupView[] = [{ name: 'google_drive', displayName: 'Google Drive', description: 'Drive files and folders', toolNames: [], enabled: true, source: { kind: 'js-built-in', fileName: 'google_drive.js' }, schemaTokens: 0 }];
+const groups: ToolGroupView[] = [
+  {
+    name: 'google_drive',
+    displayName: 'Google Drive',
+    description: 'Drive files and folders',
+    toolNames: [],
+    enabled: true,
+    source: { kind: 'js-built-in', fileName: 'google_drive.js' },
+    schemaTokens: 0,
+  },
+];
 
 describe('counts and labels', () => {
   it('counts tools, enabled ones, errors and warnings of a file', () => {

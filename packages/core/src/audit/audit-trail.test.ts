@@ -31,10 +31,7 @@ function realisticStream(): RecordedEvent[] {
     toolNames: activeToolSet(s.state(), catalogue),
     schemaTokens: 100 * activeToolSet(s.state(), catalogue).length,
   });
-  s.given(
-    { type: 'StartSession', sessionId: 's1', agentId: 'default' },
-    { type: 'RecordUserMessage', messageId: 'm1', text: 'what is in my inbox?' },
-  );
+  s.given({ type: 'StartSession', sessionId: 's1', agentId: 'default' }, { type: 'RecordUserMessage', messageId: 'm1', text: 'what is in my inbox?' });
   s.given(ask()); // #1 at rev 2: core only
   s.given(
     {
@@ -201,8 +198,7 @@ describe('buildAuditTrail on odd streams', () => {
     data: { groupName: 'google_gmail', toolNames: GMAIL, source: { kind: 'user' } },
     metadata: { ...(base[4] as RecordedEvent).metadata, eventId: 'dup' },
   };
-  const request = (toolNames: unknown): EventEnvelope =>
-    testEvent('req', { provider: 'openai', model: 'gpt-4o-mini', toolNames, schemaTokens: 5 }, 'ModelRequested');
+  const request = (toolNames: unknown): EventEnvelope => testEvent('req', { provider: 'openai', model: 'gpt-4o-mini', toolNames, schemaTokens: 5 }, 'ModelRequested');
   const events = recorded([
     ...base,
     testEvent('x', { anything: true }, 'SomethingNew'), // 7
@@ -211,7 +207,11 @@ describe('buildAuditTrail on odd streams', () => {
     request([...CORE, ...GMAIL]), // 10
     testEvent('u', { groupName: 'google_drive' }, 'ToolGroupUnloaded'), // 11
     testEvent('t', { reason: 'round_cap', detail: 'Stopped after\n20 rounds.', rounds: 20, usage: { inputTokens: 1, outputTokens: 2 } }, 'TurnFinished'),
-    testEvent('e', { messageId: 'mx', role: 'tool', callId: 'c9', toolName: 'gmail_send', status: 'error', errorType: 'timeout', message: 'took too long', durationMs: 30000 }, 'MessageSent'),
+    testEvent(
+      'e',
+      { messageId: 'mx', role: 'tool', callId: 'c9', toolName: 'gmail_send', status: 'error', errorType: 'timeout', message: 'took too long', durationMs: 30000 },
+      'MessageSent',
+    ),
   ]);
   const trail = buildAuditTrail(events);
 

@@ -291,10 +291,7 @@ function callSummary(call: ToolCall): string {
 
 function turnSummary(data: Extract<SessionEvent, { type: 'TurnFinished' }>['data']): string {
   const usage = data.usage as Partial<typeof data.usage> | undefined;
-  const tokens =
-    typeof usage?.inputTokens === 'number' && typeof usage.outputTokens === 'number'
-      ? ` (in ${usage.inputTokens} / out ${usage.outputTokens} tokens)`
-      : '';
+  const tokens = typeof usage?.inputTokens === 'number' && typeof usage.outputTokens === 'number' ? ` (in ${usage.inputTokens} / out ${usage.outputTokens} tokens)` : '';
   // A completed turn's detail says nothing the reason does not; any other stop explains itself.
   const detail = data.reason === 'completed' || data.detail.trim() === '' ? '' : `: ${oneLine(data.detail, TEXT_LIMIT)}`;
   return `turn finished: ${data.reason} after ${plural(data.rounds, 'round')}${tokens}${detail}`;

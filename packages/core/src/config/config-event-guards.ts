@@ -29,7 +29,13 @@ export function asConfigEvent(event: EventEnvelope): ConfigEvent | null {
       case 'AgentCreated':
         return str(d.agentId) && str(d.name) && str(d.systemPrompt) && optional(d.description, str);
       case 'AgentUpdated':
-        return str(d.agentId) && typeof d.changes === 'object' && d.changes !== null && typeof d.definedOutside === 'boolean' && allowedToolsOk((d.changes as Record<string, unknown>).allowedTools);
+        return (
+          str(d.agentId) &&
+          typeof d.changes === 'object' &&
+          d.changes !== null &&
+          typeof d.definedOutside === 'boolean' &&
+          allowedToolsOk((d.changes as Record<string, unknown>).allowedTools)
+        );
       case 'AgentDeleted':
         return str(d.agentId);
       case 'SettingSet':

@@ -39,15 +39,9 @@ export interface AgentChanges {
 
 export type ToolTargetKind = 'tool' | 'group';
 
-export type ProviderCreated = EventEnvelope<
-  'ProviderCreated',
-  { readonly providerId: string; readonly name: string; readonly kind: ProviderKind; readonly apiBaseUrl: string }
->;
+export type ProviderCreated = EventEnvelope<'ProviderCreated', { readonly providerId: string; readonly name: string; readonly kind: ProviderKind; readonly apiBaseUrl: string }>;
 /** Only the fields that changed are present. */
-export type ProviderUpdated = EventEnvelope<
-  'ProviderUpdated',
-  { readonly providerId: string; readonly name?: string; readonly apiBaseUrl?: string; readonly isActive?: boolean }
->;
+export type ProviderUpdated = EventEnvelope<'ProviderUpdated', { readonly providerId: string; readonly name?: string; readonly apiBaseUrl?: string; readonly isActive?: boolean }>;
 export type ProviderDeleted = EventEnvelope<'ProviderDeleted', { readonly providerId: string }>;
 /** That a key was stored for the provider; the key itself lives in the secret store, never here. */
 export type ProviderApiKeySet = EventEnvelope<'ProviderApiKeySet', { readonly providerId: string }>;
@@ -57,10 +51,7 @@ export type ModelsFetched = EventEnvelope<'ModelsFetched', { readonly providerId
 export type ModelAdded = EventEnvelope<'ModelAdded', { readonly providerId: string; readonly modelId: string; readonly displayName?: string }>;
 export type ModelDeleted = EventEnvelope<'ModelDeleted', { readonly providerId: string; readonly modelId: string }>;
 export type DefaultModelSet = EventEnvelope<'DefaultModelSet', { readonly providerId: string; readonly modelId: string }>;
-export type AgentCreated = EventEnvelope<
-  'AgentCreated',
-  { readonly agentId: string; readonly name: string; readonly description?: string; readonly systemPrompt: string }
->;
+export type AgentCreated = EventEnvelope<'AgentCreated', { readonly agentId: string; readonly name: string; readonly description?: string; readonly systemPrompt: string }>;
 /** `definedOutside`: the agent is the default one or comes from agents.json; the change is an overlay. */
 export type AgentUpdated = EventEnvelope<'AgentUpdated', { readonly agentId: string; readonly changes: AgentChanges; readonly definedOutside: boolean }>;
 export type AgentDeleted = EventEnvelope<'AgentDeleted', { readonly agentId: string }>;
@@ -68,10 +59,7 @@ export type SettingSet = EventEnvelope<'SettingSet', { readonly key: string; rea
 /** That a tool environment variable was given a value (its name only; the value is in the secret store). */
 export type EnvVarSet = EventEnvelope<'EnvVarSet', { readonly name: string }>;
 export type EnvVarDeleted = EventEnvelope<'EnvVarDeleted', { readonly name: string }>;
-export type ToolEnablementChanged = EventEnvelope<
-  'ToolEnablementChanged',
-  { readonly name: string; readonly target: ToolTargetKind; readonly enabled: boolean }
->;
+export type ToolEnablementChanged = EventEnvelope<'ToolEnablementChanged', { readonly name: string; readonly target: ToolTargetKind; readonly enabled: boolean }>;
 
 export type ConfigEvent =
   | ProviderCreated

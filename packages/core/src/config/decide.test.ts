@@ -32,22 +32,30 @@ describe('configuration decider: providers', () => {
     ['https://generativelanguage.googleapis.com?key=AIza-secret', 'validation_error'],
     ['', 'validation_error'],
   ])('refuses the base URL %p (a key must never ride in an event)', (apiBaseUrl, code) => {
-    config().when({ ...ollama, apiBaseUrl } as ConfigCommand).thenThrows(code);
+    config()
+      .when({ ...ollama, apiBaseUrl } as ConfigCommand)
+      .thenThrows(code);
   });
 
   it('refuses an empty or over-long name, an unknown type, the reserved id env and a taken id', () => {
-    config().when({ ...ollama, name: '  ' } as ConfigCommand).thenThrows('validation_error');
-    config().when({ ...ollama, name: 'x'.repeat(101) } as ConfigCommand).thenThrows('validation_error');
-    config().when({ ...ollama, kind: 'mistral' } as unknown as ConfigCommand).thenThrows('validation_error');
-    config().when({ ...ollama, providerId: 'env' } as ConfigCommand).thenThrows('validation_error');
+    config()
+      .when({ ...ollama, name: '  ' } as ConfigCommand)
+      .thenThrows('validation_error');
+    config()
+      .when({ ...ollama, name: 'x'.repeat(101) } as ConfigCommand)
+      .thenThrows('validation_error');
+    config()
+      .when({ ...ollama, kind: 'mistral' } as unknown as ConfigCommand)
+      .thenThrows('validation_error');
+    config()
+      .when({ ...ollama, providerId: 'env' } as ConfigCommand)
+      .thenThrows('validation_error');
     config(ollama).when(ollama).thenThrows('validation_error');
   });
 
   it('an update records only what changed; an update that changes nothing records nothing', () => {
     const c = config(ollama);
-    c.when({ type: 'UpdateProvider', providerId: 'p1', name: 'Local Ollama', isActive: false }).then([
-      { type: 'ProviderUpdated', data: { providerId: 'p1', isActive: false } },
-    ]);
+    c.when({ type: 'UpdateProvider', providerId: 'p1', name: 'Local Ollama', isActive: false }).then([{ type: 'ProviderUpdated', data: { providerId: 'p1', isActive: false } }]);
     expect(c.state().providers.get('p1')?.isActive).toBe(false);
     c.when({ type: 'UpdateProvider', providerId: 'p1', isActive: false }).thenNothingHappened();
     c.when({ type: 'UpdateProvider', providerId: 'p1' }).thenThrows('validation_error');
@@ -96,7 +104,12 @@ describe('configuration decider: models', () => {
     ]);
     c.when({ type: 'RecordFetchedModels', providerId: 'p1', models: [{ modelId: 'a' }, { modelId: 'b', displayName: 'B' }] }).thenNothingHappened();
     c.record({ type: 'RecordFetchedModels', providerId: 'p1', models: [{ modelId: 'c' }] });
-    expect(c.state().models.get('p1')?.map((m) => m.modelId)).toEqual(['c', 'my-finetune']);
+    expect(
+      c
+        .state()
+        .models.get('p1')
+        ?.map((m) => m.modelId),
+    ).toEqual(['c', 'my-finetune']);
   });
 
   it('a context window the model list states is kept with the model; an implausible one is left out; a changed one is recorded again', () => {
@@ -162,9 +175,15 @@ describe('configuration decider: agents', () => {
   });
 
   it('refuses a name over 100 characters, a system prompt over 50 000 and an empty system prompt', () => {
-    config().when({ ...create, name: 'n'.repeat(101) } as ConfigCommand).thenThrows('validation_error');
-    config().when({ ...create, systemPrompt: 'p'.repeat(50_001) } as ConfigCommand).thenThrows('validation_error');
-    config().when({ ...create, systemPrompt: '   ' } as ConfigCommand).thenThrows('validation_error');
+    config()
+      .when({ ...create, name: 'n'.repeat(101) } as ConfigCommand)
+      .thenThrows('validation_error');
+    config()
+      .when({ ...create, systemPrompt: 'p'.repeat(50_001) } as ConfigCommand)
+      .thenThrows('validation_error');
+    config()
+      .when({ ...create, systemPrompt: '   ' } as ConfigCommand)
+      .thenThrows('validation_error');
     expect(config().record({ ...create, name: 'n'.repeat(100), systemPrompt: 'p'.repeat(50_000) } as ConfigCommand)).toHaveLength(1);
   });
 

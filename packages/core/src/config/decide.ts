@@ -73,9 +73,9 @@ export function decideConfig(command: ConfigCommand, state: ConfigState): Draft[
       requireKnownProvider(state, command.providerId, command.outsideStream);
       const models = uniqueModels(command.models);
       const current = modelsOf(state, command.providerId).filter((m) => m.source === 'fetched');
-      const same = current.length === models.length && current.every(
-          (m, i) => m.modelId === models[i]?.modelId && m.displayName === models[i]?.displayName && m.contextWindowTokens === models[i]?.contextWindowTokens,
-        );
+      const same =
+        current.length === models.length &&
+        current.every((m, i) => m.modelId === models[i]?.modelId && m.displayName === models[i]?.displayName && m.contextWindowTokens === models[i]?.contextWindowTokens);
       return same ? [] : [{ type: 'ModelsFetched', data: { providerId: command.providerId, models } }];
     }
 
@@ -229,7 +229,10 @@ function checkAgentChanges(changes: AgentChanges): AgentChanges {
 function toolNameList(names: unknown): readonly string[] {
   if (!Array.isArray(names)) throw configErrors.invalid('allowed_tools must be a list of tool names, or null for every tool.', { field: 'allowed_tools' });
   if (names.length > CONFIG_LIMITS.allowedTools) {
-    throw configErrors.invalid(`allowed_tools is too long: at most ${CONFIG_LIMITS.allowedTools} names (got ${names.length}).`, { field: 'allowed_tools', max: CONFIG_LIMITS.allowedTools });
+    throw configErrors.invalid(`allowed_tools is too long: at most ${CONFIG_LIMITS.allowedTools} names (got ${names.length}).`, {
+      field: 'allowed_tools',
+      max: CONFIG_LIMITS.allowedTools,
+    });
   }
   return [...new Set(names.map((name) => requireText('allowed_tools', name, CONFIG_LIMITS.referenceId)))];
 }
@@ -259,7 +262,6 @@ function uniqueModels(models: readonly ModelEntry[]): ModelEntry[] {
   }
   return out;
 }
-
 
 /**
  * An http(s) URL without credentials or query: configuration events are not secret, so anything

@@ -78,7 +78,10 @@ export function evolveConfig(state: ConfigState, envelope: EventEnvelope): Confi
     }
     case 'ModelDeleted': {
       const { providerId, modelId } = event.data;
-      draft.models.set(providerId, (draft.models.get(providerId) ?? []).filter((m) => m.modelId !== modelId));
+      draft.models.set(
+        providerId,
+        (draft.models.get(providerId) ?? []).filter((m) => m.modelId !== modelId),
+      );
       if (draft.defaultModel?.providerId === providerId && draft.defaultModel.modelId === modelId) draft.defaultModel = null;
       break;
     }

@@ -21,12 +21,7 @@ const MAX_ID_LENGTH = 200;
  * and types are present, ids are unique in the batch, payloads are plain JSON, and the batch
  * fits the size limit (EST-07, EST-10, EST-20). Throws a typed error; nothing is written.
  */
-export function prepareAppend(
-  streamId: string,
-  events: readonly EventEnvelope[],
-  expectedRevision: ExpectedRevision,
-  limits: EventStoreLimits,
-): PreparedEvent[] {
+export function prepareAppend(streamId: string, events: readonly EventEnvelope[], expectedRevision: ExpectedRevision, limits: EventStoreLimits): PreparedEvent[] {
   assertExpectedRevision(expectedRevision);
   assertName('stream id', streamId);
   if (!Array.isArray(events) || events.length === 0) {
@@ -85,11 +80,7 @@ export type RetryResolution =
  * This holds whatever the expected revision, so a retry after the stream moved on is still
  * not a duplicate (a KurrentDB weakness we do not copy).
  */
-export function resolveRetry(
-  streamId: string,
-  prepared: readonly PreparedEvent[],
-  found: readonly (StoredEventMatch | undefined)[],
-): RetryResolution {
+export function resolveRetry(streamId: string, prepared: readonly PreparedEvent[], found: readonly (StoredEventMatch | undefined)[]): RetryResolution {
   if (found.every((f) => f === undefined)) return { kind: 'new' };
   prepared.forEach((event, i) => {
     const match = found[i];

@@ -8,11 +8,11 @@ export class StreamRevisionConflictError extends OneClawError {
     readonly expected: ExpectedRevision,
     readonly actual: StreamState,
   ) {
-    super(
-      'stream_revision_conflict',
-      `Stream '${streamId}' changed concurrently: expected ${String(expected)}, found ${String(actual)}. Re-read the stream and try again.`,
-      { streamId, expected, actual },
-    );
+    super('stream_revision_conflict', `Stream '${streamId}' changed concurrently: expected ${String(expected)}, found ${String(actual)}. Re-read the stream and try again.`, {
+      streamId,
+      expected,
+      actual,
+    });
   }
 }
 
@@ -23,11 +23,7 @@ export class IdempotencyConflictError extends OneClawError {
     readonly eventId: string,
     reason: string,
   ) {
-    super(
-      'idempotency_conflict',
-      `Event '${eventId}' was already appended to '${streamId}' ${reason}. Use a new event id for new content.`,
-      { streamId, eventId },
-    );
+    super('idempotency_conflict', `Event '${eventId}' was already appended to '${streamId}' ${reason}. Use a new event id for new content.`, { streamId, eventId });
   }
 }
 
@@ -37,11 +33,11 @@ export class PayloadTooLargeError extends OneClawError {
     readonly bytes: number,
     readonly limit: number,
   ) {
-    super(
-      'payload_too_large',
-      `Append to '${streamId}' is ${bytes} bytes, over the ${limit}-byte limit. Split the content or store it outside the event.`,
-      { streamId, bytes, limit },
-    );
+    super('payload_too_large', `Append to '${streamId}' is ${bytes} bytes, over the ${limit}-byte limit. Split the content or store it outside the event.`, {
+      streamId,
+      bytes,
+      limit,
+    });
   }
 }
 

@@ -21,13 +21,9 @@ export function asSessionEvent(event: EventEnvelope): SessionEvent | null {
     case 'SessionCleared':
       return typeof d.reason === 'string' ? (event as SessionEvent) : null;
     case 'ModelRequested':
-      return str(d.provider) && str(d.model) && strings(d.toolNames) && typeof d.schemaTokens === 'number'
-        ? (event as SessionEvent)
-        : null;
+      return str(d.provider) && str(d.model) && strings(d.toolNames) && typeof d.schemaTokens === 'number' ? (event as SessionEvent) : null;
     case 'TurnFinished':
-      return TURN_STOP_REASONS.includes(d.reason as TurnStopReason) && typeof d.detail === 'string' && typeof d.rounds === 'number'
-        ? (event as SessionEvent)
-        : null;
+      return TURN_STOP_REASONS.includes(d.reason as TurnStopReason) && typeof d.detail === 'string' && typeof d.rounds === 'number' ? (event as SessionEvent) : null;
     case 'ConversationCompacted':
       return typeof d.summary === 'string' &&
         str(d.boundaryMessageId) &&
@@ -70,11 +66,7 @@ function isMessage(d: Record<string, unknown>): boolean {
     case 'assistant':
       return Array.isArray(d.toolCalls) && d.toolCalls.every(isToolCall);
     case 'tool':
-      return (
-        str(d.callId) &&
-        str(d.toolName) &&
-        (d.status === 'success' ? typeof d.result === 'string' : d.status === 'error' && str(d.errorType))
-      );
+      return str(d.callId) && str(d.toolName) && (d.status === 'success' ? typeof d.result === 'string' : d.status === 'error' && str(d.errorType));
     default:
       return false;
   }

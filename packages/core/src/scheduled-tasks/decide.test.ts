@@ -27,7 +27,6 @@ const schedule = (overrides: Partial<ScheduleTask> = {}): ScheduleTask => ({
   ...overrides,
 });
 
-
 describe('scheduled tasks decider', () => {
   it('ScheduleTask records TaskScheduled with the canonical schedule, the agent and the source session', () => {
     const tasks = newTasks();
@@ -64,7 +63,9 @@ describe('scheduled tasks decider', () => {
     ['an unknown zone', { timeZone: 'Mars/Olympus', schedule: { type: 'one_time', date: '2026-03-02', hour: 7, minute: 0 } }, 'invalid_time_zone'],
     ['no agent', { agentId: '' }, 'invalid_command'],
   ])('refuses %s', (_, overrides, code) => {
-    newTasks().when(schedule(overrides as Partial<ScheduleTask>)).thenThrows(code);
+    newTasks()
+      .when(schedule(overrides as Partial<ScheduleTask>))
+      .thenThrows(code);
   });
 
   it('a one-time task must not be in the past on the wall clock of the given zone; the current minute still counts', () => {
@@ -82,7 +83,9 @@ describe('scheduled tasks decider', () => {
     it('records only what changed, merging schedule fields into the current schedule', () => {
       const tasks = newTasks();
       tasks.record(schedule({ schedule: { type: 'weekly', dayOfWeek: 'friday', hour: 7, minute: 30 } }));
-      const events = tasks.at('2026-03-01T09:00:00.000Z').record({ type: 'UpdateTask', taskId: 't1', name: 'Morning briefing', prompt: 'New prompt', schedule: { hour: 8 }, timeZone: ZONE });
+      const events = tasks
+        .at('2026-03-01T09:00:00.000Z')
+        .record({ type: 'UpdateTask', taskId: 't1', name: 'Morning briefing', prompt: 'New prompt', schedule: { hour: 8 }, timeZone: ZONE });
       expect(events.map((e) => e.data)).toEqual([{ taskId: 't1', prompt: 'New prompt', schedule: { type: 'weekly', dayOfWeek: 'friday', hour: 8, minute: 30 } }]);
       expect(tasks.task()).toMatchObject({ prompt: 'New prompt', updatedAt: '2026-03-01T09:00:00.000Z', activeSince: '2026-03-01T09:00:00.000Z' });
     });
@@ -156,9 +159,7 @@ describe('scheduled tasks decider', () => {
     it('records a scheduled run once per slot: the same run id, the same slot or an earlier one records nothing', () => {
       const tasks = newTasks();
       tasks.record(schedule());
-      expect(tasks.record(start('r1', slot)).map((e) => e.data)).toEqual([
-        { taskId: 't1', runId: 'r1', sessionId: 's-r1', trigger: 'schedule', scheduledFor: slot, late: false },
-      ]);
+      expect(tasks.record(start('r1', slot)).map((e) => e.data)).toEqual([{ taskId: 't1', runId: 'r1', sessionId: 's-r1', trigger: 'schedule', scheduledFor: slot, late: false }]);
       expect(tasks.task()).toMatchObject({ lastScheduledFor: slot, runs: [{ runId: 'r1', status: 'running', startedAt: NOW }] });
       expect(tasks.record(start('r1', slot))).toEqual([]);
       expect(tasks.record(start('r1-again', slot))).toEqual([]);

@@ -15,18 +15,22 @@ const scheduled = event('TaskScheduled', { taskId: 't1', name: 'N', prompt: 'P',
 
 describe('scheduled tasks evolve', () => {
   it('never fails on history: unknown types, malformed data, newer schemas and unknown tasks are skipped and counted (EST-17)', () => {
-    const state = foldAggregate(scheduledTasksAggregate, [
-      scheduled,
-      event('TaskScheduled', { taskId: 't1', name: 'again', prompt: 'P', schedule: { type: 'daily', hour: 7, minute: 0 }, agentId: 'default' }),
-      event('TaskScheduled', { taskId: 't2', name: 'N', prompt: 'P', schedule: { type: 'daily', hour: 99, minute: 0 }, agentId: 'default' }),
-      event('TaskSomethingNew', { taskId: 't1' }),
-      event('TaskUpdated', { taskId: 't1', name: 'From the future' }, 2),
-      event('TaskUpdated', { taskId: 'ghost', name: 'x' }),
-      event('TaskUpdated', { taskId: 't1', schedule: { type: 'weekly', hour: 7, minute: 0 } }),
-      event('TaskRunStarted', { taskId: 't1', runId: 'r1', sessionId: 's1', trigger: 'sometimes' }),
-      event('TaskRunFinished', { taskId: 't1', runId: 'never-started', sessionId: 's', outcome: 'succeeded', reason: 'completed', detail: '' }),
-      event('TaskDeleted', null),
-    ], initialScheduledTasksState);
+    const state = foldAggregate(
+      scheduledTasksAggregate,
+      [
+        scheduled,
+        event('TaskScheduled', { taskId: 't1', name: 'again', prompt: 'P', schedule: { type: 'daily', hour: 7, minute: 0 }, agentId: 'default' }),
+        event('TaskScheduled', { taskId: 't2', name: 'N', prompt: 'P', schedule: { type: 'daily', hour: 99, minute: 0 }, agentId: 'default' }),
+        event('TaskSomethingNew', { taskId: 't1' }),
+        event('TaskUpdated', { taskId: 't1', name: 'From the future' }, 2),
+        event('TaskUpdated', { taskId: 'ghost', name: 'x' }),
+        event('TaskUpdated', { taskId: 't1', schedule: { type: 'weekly', hour: 7, minute: 0 } }),
+        event('TaskRunStarted', { taskId: 't1', runId: 'r1', sessionId: 's1', trigger: 'sometimes' }),
+        event('TaskRunFinished', { taskId: 't1', runId: 'never-started', sessionId: 's', outcome: 'succeeded', reason: 'completed', detail: '' }),
+        event('TaskDeleted', null),
+      ],
+      initialScheduledTasksState,
+    );
     expect(state.skippedEvents).toBe(9);
     expect([...state.tasks.values()].map((t) => [t.taskId, t.name, t.schedule])).toEqual([['t1', 'N', { type: 'daily', hour: 7, minute: 0 }]]);
   });

@@ -84,9 +84,7 @@ function apply(state: ScheduledTasksState, event: ScheduledTaskEvent): Scheduled
     case 'TaskRunFinished': {
       const d = event.data;
       if ((d.outcome !== 'succeeded' && d.outcome !== 'failed') || !task.runs.some((r) => r.runId === d.runId)) return undefined;
-      const runs = task.runs.map((r) =>
-        r.runId === d.runId ? { ...r, status: d.outcome, reason: String(d.reason), detail: String(d.detail ?? ''), finishedAt: at } : r,
-      );
+      const runs = task.runs.map((r) => (r.runId === d.runId ? { ...r, status: d.outcome, reason: String(d.reason), detail: String(d.detail ?? ''), finishedAt: at } : r));
       return withTask(state, { ...task, runs });
     }
   }

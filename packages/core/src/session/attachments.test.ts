@@ -9,7 +9,6 @@ import type { SessionCommand } from './session-commands';
 const start: SessionCommand = { type: 'StartSession', sessionId: 's1', agentId: 'default' };
 const PDF: AttachmentRef = { hash: 'a'.repeat(64), name: 'report.pdf', mediaType: 'application/pdf', bytes: 1234 };
 
-
 describe('attachments on the user message (issue 15)', () => {
   const catalogue = testCatalogue();
 

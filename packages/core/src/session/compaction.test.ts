@@ -104,17 +104,28 @@ describe('ConversationCompacted (decide and evolve)', () => {
     const scenario = sessionScenario(testCatalogue()).given(...start);
     const [event] = scenario.record({ ...compact('a2'), trigger: 'overflow' } as SessionCommand);
     expect(event?.data).toMatchObject({ trigger: 'overflow' });
-    expect(evolve(sessionScenario(testCatalogue()).given(...start).state(), event as NonNullable<typeof event>).summary?.text).toBe('The user loaded gmail.');
+    expect(
+      evolve(
+        sessionScenario(testCatalogue())
+          .given(...start)
+          .state(),
+        event as NonNullable<typeof event>,
+      ).summary?.text,
+    ).toBe('The user loaded gmail.');
     const trail = buildAuditTrail(scenario.history().map((e, i) => ({ ...e, streamId: 'session-s', revision: i, position: i + 1 })));
     expect(trail.events.at(-1)?.summary).toMatch(/^compacted \(overflow\): 4 messages/);
-    expect(() => sessionScenario(testCatalogue()).given(...start).record({ ...compact('a2'), trigger: 'sometimes' } as unknown as SessionCommand)).toThrow(
-      expect.objectContaining({ code: 'invalid_command' }),
-    );
+    expect(() =>
+      sessionScenario(testCatalogue())
+        .given(...start)
+        .record({ ...compact('a2'), trigger: 'sometimes' } as unknown as SessionCommand),
+    ).toThrow(expect.objectContaining({ code: 'invalid_command' }));
   });
 
   it('a compaction whose boundary is not in the conversation (a bad stream) is skipped, not fatal', () => {
     const scenario = sessionScenario(testCatalogue()).given(...start);
-    const [event] = sessionScenario(testCatalogue()).given(...start).record(compact('a2'));
+    const [event] = sessionScenario(testCatalogue())
+      .given(...start)
+      .record(compact('a2'));
     const bad = { ...(event as NonNullable<typeof event>), data: { ...(event?.data as object), boundaryMessageId: 'gone' } };
     const state = evolve(scenario.state(), bad);
     expect(state.summary).toBeNull();

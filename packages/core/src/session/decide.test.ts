@@ -15,7 +15,6 @@ const modelLoads = (groupName: string, callId: string): SessionCommand => ({
   source: { kind: 'tool_call', callId },
 });
 
-
 describe('session decider', () => {
   const catalogue = testCatalogue();
 
@@ -92,23 +91,16 @@ describe('session decider', () => {
       modelLoads('google_gmail', 'c2'),
       userSays('m3', 'thanks'),
     );
-    expect(activeToolSet(s.state(), catalogue).slice(4)).toEqual([
-      'drive_list_files',
-      'drive_get_file',
-      'gmail_search',
-      'gmail_get_message',
-      'gmail_send',
-      'gmail_trash',
-    ]);
+    expect(activeToolSet(s.state(), catalogue).slice(4)).toEqual(['drive_list_files', 'drive_get_file', 'gmail_search', 'gmail_get_message', 'gmail_send', 'gmail_trash']);
   });
 
   it('P1 groups loaded in an earlier message are still active in a later message, with no reload', () => {
-    const s = sessionScenario(catalogue).given(
-      start,
-      userSays('m1', 'check my email'),
-      modelLoads('google_gmail', 'c1'),
-      { type: 'RecordAssistantMessage', messageId: 'm2', text: 'You have 3 emails.', toolCalls: [] },
-    );
+    const s = sessionScenario(catalogue).given(start, userSays('m1', 'check my email'), modelLoads('google_gmail', 'c1'), {
+      type: 'RecordAssistantMessage',
+      messageId: 'm2',
+      text: 'You have 3 emails.',
+      toolCalls: [],
+    });
     s.record(userSays('m3', 'delete the spam ones'));
     expect(activeToolSet(s.state(), catalogue)).toContain('gmail_trash');
     expect(s.history().filter((e) => e.type === 'ToolGroupLoaded')).toHaveLength(1);
@@ -207,7 +199,15 @@ describe('session decider', () => {
 
   it('S6 an assistant message records which provider and model answered and the streamed reasoning; empty ones are left out, a blank model is invalid_command', () => {
     const s = sessionScenario(catalogue).given(start);
-    const [event] = s.record({ type: 'RecordAssistantMessage', messageId: 'a1', text: 'Hi.', toolCalls: [], provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
+    const [event] = s.record({
+      type: 'RecordAssistantMessage',
+      messageId: 'a1',
+      text: 'Hi.',
+      toolCalls: [],
+      provider: 'anthropic',
+      model: 'claude-x',
+      reasoning: 'The user greets me.',
+    });
     expect(event?.data).toEqual({ messageId: 'a1', role: 'assistant', text: 'Hi.', toolCalls: [], provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
     expect(s.state().messages.at(-1)).toMatchObject({ provider: 'anthropic', model: 'claude-x', reasoning: 'The user greets me.' });
     const [plain] = s.record({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'Hi.', toolCalls: [], reasoning: '' });
@@ -217,7 +217,11 @@ describe('session decider', () => {
   });
 
   it('S6 an assistant message recorded before provider, model and reasoning existed still replays', () => {
-    const old = { type: 'MessageSent', data: { messageId: 'a1', role: 'assistant', text: 'Old reply.', toolCalls: [] }, metadata: { eventId: 'e1', occurredAt: '2025-01-01T00:00:00.000Z', correlationId: 'e1', causationId: 'e1', schemaVersion: 1 } };
+    const old = {
+      type: 'MessageSent',
+      data: { messageId: 'a1', role: 'assistant', text: 'Old reply.', toolCalls: [] },
+      metadata: { eventId: 'e1', occurredAt: '2025-01-01T00:00:00.000Z', correlationId: 'e1', causationId: 'e1', schemaVersion: 1 },
+    };
     const state = replay([...decide(start, initialSessionState, { now: () => new Date(0), newId: deterministicIds('k'), catalogue }), old]);
     expect(state.messages).toEqual([{ messageId: 'a1', role: 'assistant', text: 'Old reply.', toolCalls: [] }]);
     expect(state.skippedEvents).toBe(0);

@@ -1,6 +1,15 @@
 import type { DecisionContext } from '../aggregate/decider';
 import { stampEvents } from '../aggregate/stamp-events';
-import { COMPACTION_TRIGGERS, SESSION_EVENT_SCHEMA_VERSION, SESSION_TITLE_MAX_CHARS, TURN_STOP_REASONS, type AssistantMessageData, type AttachmentRef, type SessionEvent, type TurnHost } from '../events/session-events';
+import {
+  COMPACTION_TRIGGERS,
+  SESSION_EVENT_SCHEMA_VERSION,
+  SESSION_TITLE_MAX_CHARS,
+  TURN_STOP_REASONS,
+  type AssistantMessageData,
+  type AttachmentRef,
+  type SessionEvent,
+  type TurnHost,
+} from '../events/session-events';
 import { isAttachmentRef } from '../events/session-event-guards';
 import type { ToolCatalogue } from '../tools/tool-catalogue';
 import type { RecordAssistantMessage, SessionCommand } from './session-commands';
@@ -100,7 +109,9 @@ export function decideSession(command: SessionCommand, state: SessionState, ctx:
             ...(command.providerMetadata ? { providerMetadata: command.providerMetadata } : {}),
             ...(command.adjustments ? { adjustments: command.adjustments } : {}),
             ...(command.partial ? { partial: true as const } : {}),
-            ...(command.usage ? { usage: { inputTokens: tokenCount('usage.inputTokens', command.usage.inputTokens), outputTokens: tokenCount('usage.outputTokens', command.usage.outputTokens) } } : {}),
+            ...(command.usage
+              ? { usage: { inputTokens: tokenCount('usage.inputTokens', command.usage.inputTokens), outputTokens: tokenCount('usage.outputTokens', command.usage.outputTokens) } }
+              : {}),
             ...answeredBy(command),
           },
         },
@@ -412,6 +423,8 @@ function answeredBy(command: RecordAssistantMessage): Pick<AssistantMessageData,
 /** An attachment reference is checked whole: a bad one would break every later request of the session. */
 function requireAttachment(attachment: AttachmentRef): void {
   if (!isAttachmentRef(attachment)) {
-    throw sessionErrors.invalidCommand('Each attachment needs a hash (64 lowercase hex digits), a name, an allowed mediaType and a byte count. Upload the file first (POST /api/attachments) and send what it answers.');
+    throw sessionErrors.invalidCommand(
+      'Each attachment needs a hash (64 lowercase hex digits), a name, an allowed mediaType and a byte count. Upload the file first (POST /api/attachments) and send what it answers.',
+    );
   }
 }

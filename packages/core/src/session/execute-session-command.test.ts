@@ -46,9 +46,7 @@ async function startedStore(store: EventStore) {
 
 describe('executeSessionCommand', () => {
   it('EST-21 re-decides from fresh state after a conflict: the competitor loaded the group, so we record nothing', async () => {
-    const store = new RacingStore(0, (s) =>
-      executeSessionCommand(s, 's1', { type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } }, ctx()),
-    );
+    const store = new RacingStore(0, (s) => executeSessionCommand(s, 's1', { type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } }, ctx()));
     await startedStore(store);
     store.races = 1;
     const result = await executeSessionCommand(store, 's1', { type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'tool_call', callId: 'c1' } }, ctx());

@@ -14,7 +14,13 @@ describe('fitReply', () => {
     const fitted = fitReply({ text, toolCalls: [] }, LIMIT);
     expect(bytes(fitted.reply)).toBeLessThanOrEqual(LIMIT);
     expect(fitted.reply.text).toMatch(/^é+\n\n\[OneClaw: the reply was cut here to fit the record size limit; \d+ of 40000 bytes kept\.\]$/);
-    expect(fitted.cut).toEqual({ limitBytes: LIMIT, textBytes: 40_000, keptTextBytes: new TextEncoder().encode(fitted.reply.text).length, argumentsCut: [], providerMetadataDropped: false });
+    expect(fitted.cut).toEqual({
+      limitBytes: LIMIT,
+      textBytes: 40_000,
+      keptTextBytes: new TextEncoder().encode(fitted.reply.text).length,
+      argumentsCut: [],
+      providerMetadataDropped: false,
+    });
     // As much as possible is kept: one more character would not fit.
     expect(bytes(fitted.reply)).toBeGreaterThan(LIMIT - 200);
   });

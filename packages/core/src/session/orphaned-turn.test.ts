@@ -11,7 +11,7 @@ const turn = (host?: OpenTurn['host'], lastEventAt = '2026-01-01T10:00:00.000Z')
 const me = { host: { replicaId: 'a', processId: 'p2' }, now: new Date('2026-01-01T10:05:00.000Z'), silenceLimitMs: 10 * 60_000 };
 
 describe('judgeOpenTurn (a turn not running in the asking process)', () => {
-  it("is cut off when this replica ran it: an earlier process, or this one after it stopped without its end", () => {
+  it('is cut off when this replica ran it: an earlier process, or this one after it stopped without its end', () => {
     expect(judgeOpenTurn(turn({ replicaId: 'a', processId: 'p1' }), me)).toMatchObject({ orphaned: true, detail: expect.stringContaining('restarted') });
     expect(judgeOpenTurn(turn({ replicaId: 'a', processId: 'p2' }), me)).toMatchObject({ orphaned: true, detail: expect.stringContaining('without recording its end') });
   });
@@ -20,7 +20,7 @@ describe('judgeOpenTurn (a turn not running in the asking process)', () => {
     expect(judgeOpenTurn(turn(), me).orphaned).toBe(true);
   });
 
-  it("is left to another replica while that replica may still run it, and cut off once it has been silent for the limit", () => {
+  it('is left to another replica while that replica may still run it, and cut off once it has been silent for the limit', () => {
     const other = { replicaId: 'b', processId: 'q1' };
     expect(judgeOpenTurn(turn(other), me)).toEqual({ orphaned: false, detail: "The turn is still running on replica 'b'." });
     expect(judgeOpenTurn(turn(other, '2026-01-01T09:55:00.000Z'), me)).toMatchObject({ orphaned: true, detail: expect.stringContaining("replica 'b'") });

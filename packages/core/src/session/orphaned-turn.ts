@@ -19,9 +19,7 @@ export interface AskingServer {
  */
 export const CUT_OFF_RETRY_HINT = 'Press Retry to run it again.';
 
-export type OpenTurnVerdict =
-  | { readonly orphaned: true; readonly detail: string }
-  | { readonly orphaned: false; readonly detail: string };
+export type OpenTurnVerdict = { readonly orphaned: true; readonly detail: string } | { readonly orphaned: false; readonly detail: string };
 
 /**
  * Whether an open turn that is NOT running in the asking process was cut off and may be closed.

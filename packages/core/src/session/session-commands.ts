@@ -41,10 +41,7 @@ export type RecordToolResult = {
   readonly callId: string;
   readonly toolName: string;
   readonly durationMs: number;
-} & (
-  | { readonly status: 'success'; readonly result: string }
-  | { readonly status: 'error'; readonly errorType: string; readonly message: string }
-);
+} & ({ readonly status: 'success'; readonly result: string } | { readonly status: 'error'; readonly errorType: string; readonly message: string });
 
 export interface LoadToolGroup {
   readonly type: 'LoadToolGroup';

@@ -98,7 +98,12 @@ describe('RetryTurn (TurnRetried)', () => {
     expect(ids(state.messages)).toEqual(['t1-user', 't1-a1', 't2-user', 't4-a1']);
     expect(state.supersededMessageIds).toEqual(['t2-a1', 't2-r1', 't2-a2', 't3-a1']);
     expect(ids(state.transcript)).toEqual(['t1-user', 't1-a1', 't2-user', 't2-a1', 't2-r1', 't2-a2', 't3-a1', 't4-a1']);
-    expect(scenario.history().filter((e) => e.type === 'TurnRetried').map((e) => (e.data as { supersededTurnId?: string }).supersededTurnId)).toEqual(['t2', 't3']);
+    expect(
+      scenario
+        .history()
+        .filter((e) => e.type === 'TurnRetried')
+        .map((e) => (e.data as { supersededTurnId?: string }).supersededTurnId),
+    ).toEqual(['t2', 't3']);
   });
 
   it('is refused while a turn is open, with nothing to retry, or for a message that is no longer the last', () => {
@@ -118,7 +123,12 @@ describe('RetryTurn (TurnRetried)', () => {
   });
 
   it('a retried turn cut off (server killed) is closed by InterruptTurn like any turn', () => {
-    const scenario = twoTurns().given(retry('t3'), { type: 'RecordAssistantMessage', messageId: 't3-a1', text: '', toolCalls: [{ callId: 'c9', toolName: 'read_file', arguments: {} }] });
+    const scenario = twoTurns().given(retry('t3'), {
+      type: 'RecordAssistantMessage',
+      messageId: 't3-a1',
+      text: '',
+      toolCalls: [{ callId: 'c9', toolName: 'read_file', arguments: {} }],
+    });
     const events = scenario.record({ type: 'InterruptTurn', turnId: 't3', detail: 'The server restarted mid-turn.' });
     expect(events.map((e) => e.type)).toEqual(['MessageSent', 'TurnFinished']);
     expect(scenario.state().openTurn).toBeNull();
@@ -202,7 +212,13 @@ describe('EditLastUserMessage (UserMessageEdited + MessageSent)', () => {
 describe('retry and edit with compaction', () => {
   it('a summary covering the superseded part is dropped for the one in effect when the message was sent', () => {
     // t1, t2, then t3 whose turn compacted up to t3's own user message; t3 is then edited.
-    const scenario = twoTurns().given(compact('t1-a1', 'S1: said hi'), ask('t3-user', 'big question', 't3'), reply('t3-a1', 'big answer', 3500), compact('t3-user', 'S2: hi, mail, big question'), done);
+    const scenario = twoTurns().given(
+      compact('t1-a1', 'S1: said hi'),
+      ask('t3-user', 'big question', 't3'),
+      reply('t3-a1', 'big answer', 3500),
+      compact('t3-user', 'S2: hi, mail, big question'),
+      done,
+    );
     expect(modelConversation(scenario.state()).summary).toBe('S2: hi, mail, big question');
     scenario.record(edit('t3-user', 'smaller question', 't4'));
     const state = scenario.state();
@@ -236,7 +252,9 @@ describe('retry and edit with compaction', () => {
 
 describe('replaying retry and edit', () => {
   it('replay of the whole stream equals event-by-event evolve (P4)', () => {
-    const history = twoTurns().given(retry('t3'), reply('t3-a1', 'again'), done, edit('t2-user', 'other', 't4'), done).history();
+    const history = twoTurns()
+      .given(retry('t3'), reply('t3-a1', 'again'), done, edit('t2-user', 'other', 't4'), done)
+      .history();
     const stepwise = history.reduce((state, event) => evolve(state, event), replay([]));
     expect(stepwise).toEqual(replay(history));
   });

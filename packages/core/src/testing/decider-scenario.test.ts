@@ -30,7 +30,11 @@ describe('deciderScenario', () => {
   });
 
   it('then fails on other events, thenNothingHappened on any event', () => {
-    expect(() => scenario().when({ type: 'Add', by: 1 }).then([{ type: 'Added', data: { by: 2, at: '2026-01-01T00:00:01.000Z' } }])).toThrow();
+    expect(() =>
+      scenario()
+        .when({ type: 'Add', by: 1 })
+        .then([{ type: 'Added', data: { by: 2, at: '2026-01-01T00:00:01.000Z' } }]),
+    ).toThrow();
     expect(() => scenario().when({ type: 'Add', by: 1 }).thenNothingHappened()).toThrow();
     expect(scenario().given({ type: 'Add', by: 5 }).when({ type: 'Add', by: 1 }).thenNothingHappened()).toBe(5);
   });
@@ -45,7 +49,9 @@ describe('deciderScenario', () => {
   });
 
   it('givenEvents records events as they are; at fixes the clock the decider and the stamping see', () => {
-    const s = scenario().givenEvents({ type: 'Added', data: { by: 4, at: 'old' } }).at('2026-06-01T12:00:00Z');
+    const s = scenario()
+      .givenEvents({ type: 'Added', data: { by: 4, at: 'old' } })
+      .at('2026-06-01T12:00:00Z');
     expect(s.state()).toBe(4);
     s.when({ type: 'Add', by: 1 }).then([{ type: 'Added', data: { by: 1, at: '2026-06-01T12:00:00.000Z' } }]);
     expect(s.history().at(-1)?.metadata.occurredAt).toBe('2026-06-01T12:00:00.000Z');

@@ -72,7 +72,12 @@ export function deciderScenario<S, C, E extends EventEnvelope, X extends Decisio
     // The decision and its events share one instant, read only if the decider or the stamping
     // asks (so a stepping clock moves once per decision that records something).
     const now = (): Date => (at ??= clock());
-    const context = { ...options.context, get now() { return now(); } } as X;
+    const context = {
+      ...options.context,
+      get now() {
+        return now();
+      },
+    } as X;
     const drafts = decider.decide(command, state, context);
     return append(stampEvents<E>(drafts, { now, newId: ids }, schemaVersion));
   };

@@ -26,11 +26,7 @@ export interface ContractOptions {
  * `describeEventStoreContract('SqliteEventStore', async () => ({ store, dispose }))`.
  * The factory must return a new, empty store for every test.
  */
-export function describeEventStoreContract(
-  name: string,
-  factory: () => Promise<ContractStore> | ContractStore,
-  options: ContractOptions = { maxAppendBytes: 1024 * 1024 },
-): void {
+export function describeEventStoreContract(name: string, factory: () => Promise<ContractStore> | ContractStore, options: ContractOptions = { maxAppendBytes: 1024 * 1024 }): void {
   describe(`EventStore contract: ${name}`, () => {
     let subject: ContractStore;
     let store: EventStore;
@@ -90,7 +86,11 @@ export function describeEventStoreContract(
     });
 
     it('EST-05 a stale exact revision loses; only the winner is written', async () => {
-      await store.append('session-A', [0, 1, 2, 3].map((i) => testEvent(`e${i}`)), { expectedRevision: 'no_stream' });
+      await store.append(
+        'session-A',
+        [0, 1, 2, 3].map((i) => testEvent(`e${i}`)),
+        { expectedRevision: 'no_stream' },
+      );
       await store.append('session-A', [testEvent('b4')], { expectedRevision: 3 });
       const error = await store.append('session-A', [testEvent('a4')], { expectedRevision: 3 }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'stream_revision_conflict', expected: 3, actual: 4 });
@@ -122,12 +122,8 @@ export function describeEventStoreContract(
       circular.self = circular;
       const bad = [testEvent('e2'), testEvent('e3'), testEvent('e4', circular)];
       expect(await codeOf(store.append('session-A', bad, { expectedRevision: 0 }))).toBe('event_not_serializable');
-      expect(await codeOf(store.append('session-A', [testEvent('e2'), testEvent('e3', { big: 10n })], { expectedRevision: 0 }))).toBe(
-        'event_not_serializable',
-      );
-      expect(await codeOf(store.append('session-A', [testEvent('e2'), testEvent('e3', { when: new Date() })], { expectedRevision: 0 }))).toBe(
-        'event_not_serializable',
-      );
+      expect(await codeOf(store.append('session-A', [testEvent('e2'), testEvent('e3', { big: 10n })], { expectedRevision: 0 }))).toBe('event_not_serializable');
+      expect(await codeOf(store.append('session-A', [testEvent('e2'), testEvent('e3', { when: new Date() })], { expectedRevision: 0 }))).toBe('event_not_serializable');
       expect(await codeOf(store.append('session-A', [testEvent('e2'), testEvent('e2')], { expectedRevision: 0 }))).toBe('invalid_event');
       expect(await codeOf(store.append('session-A', [], { expectedRevision: 0 }))).toBe('invalid_event');
       expect((await store.readStream('session-A')).map((e) => e.metadata.eventId)).toEqual(['e1']);
@@ -159,9 +155,7 @@ export function describeEventStoreContract(
       await store.append('session-A', [testEvent('e1', { v: 1 })], { expectedRevision: 'no_stream' });
       const error = await store.append('session-A', [testEvent('e1', { v: 2 })], { expectedRevision: 'no_stream' }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'idempotency_conflict', eventId: 'e1' });
-      expect(await codeOf(store.append('session-A', [testEvent('e1', { v: 1 }), testEvent('e9')], { expectedRevision: 0 }))).toBe(
-        'idempotency_conflict',
-      );
+      expect(await codeOf(store.append('session-A', [testEvent('e1', { v: 1 }), testEvent('e9')], { expectedRevision: 0 }))).toBe('idempotency_conflict');
       expect((await store.readStream('session-A')).map((e) => e.data)).toEqual([{ v: 1 }]);
     });
 
@@ -241,13 +235,7 @@ export function describeEventStoreContract(
       const state = replay(events);
       expect(state.loadedGroups).toEqual([]);
       expect(activeToolSet(state, catalogue)).toEqual(catalogue.coreToolNames());
-      expect(events.map((e) => e.type)).toEqual([
-        'SessionStarted',
-        'MessageSent',
-        'ToolGroupLoaded',
-        'ToolGroupLoaded',
-        'SessionCleared',
-      ]);
+      expect(events.map((e) => e.type)).toEqual(['SessionStarted', 'MessageSent', 'ToolGroupLoaded', 'ToolGroupLoaded', 'SessionCleared']);
     });
 
     it('EST-15 rebuilding a projection twice from readAll gives the same state as building it incrementally', async () => {
@@ -259,11 +247,7 @@ export function describeEventStoreContract(
       const second = await fromAll();
       expect(first).toEqual(second);
       expect(first).toEqual(incremental);
-      expect(activeToolSet(first, catalogue)).toEqual([
-        ...catalogue.coreToolNames(),
-        ...catalogue.groupToolNames('google_gmail'),
-        ...catalogue.groupToolNames('google_drive'),
-      ]);
+      expect(activeToolSet(first, catalogue)).toEqual([...catalogue.coreToolNames(), ...catalogue.groupToolNames('google_gmail'), ...catalogue.groupToolNames('google_drive')]);
     });
 
     it('EST-16 a consumer that handles event k again after a crash ends in the same state', async () => {

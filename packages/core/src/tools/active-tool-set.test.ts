@@ -18,14 +18,7 @@ function sessionWith(c: FixedToolCatalogue, ...groups: string[]) {
 describe('active tool set', () => {
   it('is core first, then groups in load order, tools in registration order, each once', () => {
     const c = catalogue();
-    expect(activeToolSet(sessionWith(c, 'files', 'mail'), c)).toEqual([
-      'load_tool_group',
-      'get_current_time',
-      'exec',
-      'file_list',
-      'mail_search',
-      'mail_send',
-    ]);
+    expect(activeToolSet(sessionWith(c, 'files', 'mail'), c)).toEqual(['load_tool_group', 'get_current_time', 'exec', 'file_list', 'mail_search', 'mail_send']);
   });
 
   it('G9 leaves out a disabled tool, also inside a loaded group', () => {

@@ -13,11 +13,7 @@ export interface ActiveToolSetOptions {
  * A loaded group's tools follow the catalogue (a JS group edited on disk shows its new tools);
  * what the model actually saw at a request is the `ModelRequested` event's `toolNames`.
  */
-export function activeToolSet(
-  state: SessionState,
-  catalogue: ToolCatalogue,
-  options: ActiveToolSetOptions = {},
-): readonly string[] {
+export function activeToolSet(state: SessionState, catalogue: ToolCatalogue, options: ActiveToolSetOptions = {}): readonly string[] {
   const seen = new Set<string>();
   const result: string[] = [];
   const offer = (name: string) => {

@@ -31,18 +31,13 @@ export interface ProposedRecord {
 }
 
 export type FakeExpectedState =
-  | { readonly kind: 'any' }
-  | { readonly kind: 'no_stream' }
-  | { readonly kind: 'stream_exists' }
-  | { readonly kind: 'revision'; readonly revision: bigint };
+  { readonly kind: 'any' } | { readonly kind: 'no_stream' } | { readonly kind: 'stream_exists' } | { readonly kind: 'revision'; readonly revision: bigint };
 
 export type FakeAppendOutcome =
-  | { readonly kind: 'success'; readonly currentRevision: bigint; readonly position: bigint }
-  | { readonly kind: 'wrong_expected_version'; readonly current: bigint | 'no_stream' };
+  { readonly kind: 'success'; readonly currentRevision: bigint; readonly position: bigint } | { readonly kind: 'wrong_expected_version'; readonly current: bigint | 'no_stream' };
 
 export type FakeFilter =
-  | { readonly on: 'event_type' | 'stream_name'; readonly regex: string }
-  | { readonly on: 'event_type' | 'stream_name'; readonly prefixes: readonly string[] };
+  { readonly on: 'event_type' | 'stream_name'; readonly regex: string } | { readonly on: 'event_type' | 'stream_name'; readonly prefixes: readonly string[] };
 
 export type StreamFrom = 'start' | 'end' | bigint;
 export type AllFrom = 'start' | 'end' | bigint;

@@ -37,15 +37,7 @@ import { SupportedMethod, SupportedMethods } from '@kurrent/kurrentdb-client/gen
 import { Empty, StreamIdentifier, UUID } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/shared_pb';
 import { StreamsService } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_grpc_pb';
 import { AppendReq, AppendResp, ReadReq, ReadResp } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_pb';
-import {
-  FakeKurrentDbLog,
-  type AllFrom,
-  type FakeExpectedState,
-  type FakeFilter,
-  type FakeRecord,
-  type ProposedRecord,
-  type StreamFrom,
-} from './fake-kurrentdb-log';
+import { FakeKurrentDbLog, type AllFrom, type FakeExpectedState, type FakeFilter, type FakeRecord, type ProposedRecord, type StreamFrom } from './fake-kurrentdb-log';
 
 export interface FakeKurrentDbOptions {
   /** Bytes of data + metadata one append may carry before the node refuses it. Default 1 MiB, like KurrentDB. */
@@ -127,8 +119,7 @@ class FakeNode implements FakeKurrentDb {
     const server = new grpc.Server();
     server.addService(StreamsService, {
       read: (call: grpc.ServerWritableStream<ReadReq, ReadResp>) => this.read(call),
-      append: (call: grpc.ServerReadableStream<AppendReq, AppendResp>, callback: grpc.sendUnaryData<AppendResp>) =>
-        this.append(call, callback),
+      append: (call: grpc.ServerReadableStream<AppendReq, AppendResp>, callback: grpc.sendUnaryData<AppendResp>) => this.append(call, callback),
       delete: unimplemented,
       tombstone: unimplemented,
       batchAppend: (call: grpc.ServerDuplexStream<unknown, unknown>) => call.emit('error', unimplementedError('BatchAppend')),
@@ -140,9 +131,7 @@ class FakeNode implements FakeKurrentDb {
       },
     });
     this.boundPort = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) =>
-        error ? reject(error) : resolve(bound),
-      ),
+      server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
     );
     this.server = server;
   }
@@ -300,9 +289,7 @@ class FakeNode implements FakeKurrentDb {
   private seedSystemEvents(): void {
     const json = (value: unknown): Uint8Array => Buffer.from(JSON.stringify(value));
     const system = (streamName: string, type: string, data: unknown, id: string): void => {
-      this.log.append(streamName, { kind: 'any' }, [
-        { id, type, contentType: 'application/json', data: json(data), customMetadata: new Uint8Array() },
-      ]);
+      this.log.append(streamName, { kind: 'any' }, [{ id, type, contentType: 'application/json', data: json(data), customMetadata: new Uint8Array() }]);
     };
     system('$users', '$User', { loginName: 'admin' }, '00000000-0000-4000-8000-000000000001');
     system('$settings', '$settings', { $userStreamAcl: {} }, '00000000-0000-4000-8000-000000000002');
@@ -388,10 +375,7 @@ function expectedOf(options: AppendReq.Options): FakeExpectedState {
   }
 }
 
-function appendResponse(
-  outcome: ReturnType<FakeKurrentDbLog['append']>,
-  expected: FakeExpectedState,
-): AppendResp {
+function appendResponse(outcome: ReturnType<FakeKurrentDbLog['append']>, expected: FakeExpectedState): AppendResp {
   const response = new AppendResp();
   if (outcome.kind === 'success') {
     const success = new AppendResp.Success();
@@ -451,7 +435,5 @@ function uuidMessage(id: string, structured: boolean): UUID {
   if (!structured) return new UUID().setString(id);
   const hex = id.replace(/-/g, '');
   const signed = (part: string): string => BigInt.asIntN(64, BigInt(`0x${part}`)).toString();
-  return new UUID().setStructured(
-    new UUID.Structured().setMostSignificantBits(signed(hex.slice(0, 16))).setLeastSignificantBits(signed(hex.slice(16))),
-  );
+  return new UUID().setStructured(new UUID.Structured().setMostSignificantBits(signed(hex.slice(0, 16))).setLeastSignificantBits(signed(hex.slice(16))));
 }

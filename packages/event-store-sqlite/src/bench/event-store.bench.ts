@@ -30,9 +30,7 @@ import { sqliteVersion } from '../sqlite-version';
 const SESSION_EVENTS = 10_000;
 
 // @oneclaw/core/testing pulls in @jest/globals, which refuses to load outside Jest: a catalogue of our own.
-const groups = Object.fromEntries(
-  Array.from({ length: 12 }, (_, g) => [`group_${g}`, Array.from({ length: 6 }, (_, t) => `group_${g}_tool_${t}`)]),
-);
+const groups = Object.fromEntries(Array.from({ length: 12 }, (_, g) => [`group_${g}`, Array.from({ length: 6 }, (_, t) => `group_${g}_tool_${t}`)]));
 const catalogue: ToolCatalogue = {
   coreToolNames: () => ['load_tool_group', 'get_current_time', 'read_file', 'write_file'],
   hasGroup: (name) => name in groups,

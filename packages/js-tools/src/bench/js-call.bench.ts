@@ -84,7 +84,9 @@ async function main(): Promise<void> {
   const group = compileScript('group.js', groupSource(120));
   const call = (script: typeof trivial, functionName: string, params: Record<string, unknown>): JsCall => ({ script, functionName, params, env: {}, timeoutMs: 30_000 });
 
-  console.log(`F3 JS tool call overhead: ${os.cpus()[0]?.model ?? 'cpu'} (${os.cpus().length} cores), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, ${n} calls each`);
+  console.log(
+    `F3 JS tool call overhead: ${os.cpus()[0]?.model ?? 'cpu'} (${os.cpus().length} cores), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, ${n} calls each`,
+  );
   console.log(`group file: ${group.source.length} characters, 120 functions; slice evaluated for tool7: ${group.sliceFor('tool7').replace(/\n+/g, '\n').length} characters`);
   console.log('');
   console.log('| call | p50 | p99 | p50 vs origin |');

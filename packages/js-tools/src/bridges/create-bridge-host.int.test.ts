@@ -52,7 +52,11 @@ function json(outcome: JsCallOutcome): Record<string, unknown> {
 
 describe('the bridge host behind the sandbox (J4)', () => {
   it('fetch goes out through the configured proxy, trusting its extra CA', async () => {
-    const result = json(await run('async function execute() { var r = await fetch("https://api.example.com/echo", { method: "PUT", headers: { "Content-Type": "text/plain" }, body: "x" }); return await r.json(); }'));
+    const result = json(
+      await run(
+        'async function execute() { var r = await fetch("https://api.example.com/echo", { method: "PUT", headers: { "Content-Type": "text/plain" }, body: "x" }); return await r.json(); }',
+      ),
+    );
     expect(result).toEqual({ method: 'PUT', contentType: 'text/plain', body: 'x' });
     expect(proxy.requests.at(-1)?.url).toBe('https://api.example.com/echo');
   });

@@ -22,7 +22,9 @@ describe('_time(timezone, format)', () => {
   });
 
   it('an unknown zone or format is a clear error with a code', () => {
-    expect(() => formatTime(at, 'Mars/Olympus', undefined, 'UTC')).toThrow(expect.objectContaining({ code: 'invalid_timezone', message: expect.stringMatching(/Unknown timezone 'Mars\/Olympus'/) }));
+    expect(() => formatTime(at, 'Mars/Olympus', undefined, 'UTC')).toThrow(
+      expect.objectContaining({ code: 'invalid_timezone', message: expect.stringMatching(/Unknown timezone 'Mars\/Olympus'/) }),
+    );
     expect(() => formatTime(at, 'UTC', 'unix', 'UTC')).toThrow(expect.objectContaining({ code: 'invalid_format' }));
   });
 });

@@ -41,7 +41,12 @@ export function createGoogleTokenProvider(config: GoogleAuthConfig, http: SafeFe
       refresh_token: config.refreshToken,
     });
     const response = await http.request(
-      { url: config.tokenUrl ?? GOOGLE_TOKEN_URL, method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' }, body: form.toString() },
+      {
+        url: config.tokenUrl ?? GOOGLE_TOKEN_URL,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body: form.toString(),
+      },
       { signal },
     );
     const text = Buffer.from(response.body).toString('utf8');

@@ -185,8 +185,7 @@ describe('ConfinedFs', () => {
       t.files.writeFile('log.txt', 'x'.repeat(10));
       expect(errorOf(() => t.files.appendFile('log.txt', 'y'.repeat(7)))).toEqual({
         code: 'too_large',
-        message:
-          "Writing to 'log.txt' would make it 17 bytes, over the 16-byte write limit. Write less, or split the content over several files.",
+        message: "Writing to 'log.txt' would make it 17 bytes, over the 16-byte write limit. Write less, or split the content over several files.",
       });
       expect(t.files.readFile('log.txt')).toBe('x'.repeat(10));
       expect(t.files.appendFile('log.txt', 'y'.repeat(6))).toBe(6);

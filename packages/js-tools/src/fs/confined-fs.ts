@@ -411,4 +411,3 @@ function entryType(stat: fs.Stats): FsEntry['type'] {
   if (stat.isDirectory()) return 'directory';
   return 'other';
 }
-

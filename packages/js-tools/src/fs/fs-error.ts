@@ -1,16 +1,7 @@
 import { OneClawError } from '@oneclaw/core';
 
 export type FsErrorCode =
-  | 'root_not_configured'
-  | 'forbidden'
-  | 'invalid_path'
-  | 'invalid_argument'
-  | 'not_found'
-  | 'not_a_file'
-  | 'not_a_directory'
-  | 'too_large'
-  | 'directory_not_empty'
-  | 'io_error';
+  'root_not_configured' | 'forbidden' | 'invalid_path' | 'invalid_argument' | 'not_found' | 'not_a_file' | 'not_a_directory' | 'too_large' | 'directory_not_empty' | 'io_error';
 
 /**
  * A refused or failed call of the confined filesystem. Messages and details name paths relative to
@@ -42,35 +33,23 @@ export function rootNotConfigured(): FsError {
 }
 
 export function outsideRoot(input: string): FsError {
-  return new FsError(
-    'forbidden',
-    `Path ${quotePath(input)} is outside the files folder. Use a path relative to the files folder, such as 'notes/today.txt'.`,
-    { path: input },
-  );
+  return new FsError('forbidden', `Path ${quotePath(input)} is outside the files folder. Use a path relative to the files folder, such as 'notes/today.txt'.`, { path: input });
 }
 
 export function leadsOutside(display: string): FsError {
-  return new FsError(
-    'forbidden',
-    `Path ${quotePath(display)} leads outside the files folder through a symbolic link. Only files inside the files folder can be used.`,
-    { path: display },
-  );
+  return new FsError('forbidden', `Path ${quotePath(display)} leads outside the files folder through a symbolic link. Only files inside the files folder can be used.`, {
+    path: display,
+  });
 }
 
 export function isSymlink(display: string): FsError {
-  return new FsError(
-    'forbidden',
-    `Path ${quotePath(display)} is a symbolic link, and writes never follow links. Write to another name, or delete the link first.`,
-    { path: display },
-  );
+  return new FsError('forbidden', `Path ${quotePath(display)} is a symbolic link, and writes never follow links. Write to another name, or delete the link first.`, {
+    path: display,
+  });
 }
 
 export function linkLoop(display: string): FsError {
-  return new FsError(
-    'forbidden',
-    `Path ${quotePath(display)} goes through too many symbolic links (probably a loop), so it cannot be used. Use another path.`,
-    { path: display },
-  );
+  return new FsError('forbidden', `Path ${quotePath(display)} goes through too many symbolic links (probably a loop), so it cannot be used. Use another path.`, { path: display });
 }
 
 export function changedDuringCall(display: string): FsError {
@@ -86,11 +65,7 @@ export function notFound(display: string): FsError {
 }
 
 export function notAFile(display: string): FsError {
-  return new FsError(
-    'not_a_file',
-    `Path ${quotePath(display)} is a folder or a special file, not a regular file. Use a file path, or list the folder.`,
-    { path: display },
-  );
+  return new FsError('not_a_file', `Path ${quotePath(display)} is a folder or a special file, not a regular file. Use a file path, or list the folder.`, { path: display });
 }
 
 export function notADirectory(display: string): FsError {
@@ -98,11 +73,11 @@ export function notADirectory(display: string): FsError {
 }
 
 export function tooLargeToRead(display: string, bytes: number, limit: number): FsError {
-  return new FsError(
-    'too_large',
-    `File ${quotePath(display)} is ${bytes} bytes, over the ${limit}-byte read limit. Only smaller files can be read.`,
-    { path: display, bytes, limit },
-  );
+  return new FsError('too_large', `File ${quotePath(display)} is ${bytes} bytes, over the ${limit}-byte read limit. Only smaller files can be read.`, {
+    path: display,
+    bytes,
+    limit,
+  });
 }
 
 export function tooLargeToWrite(display: string, bytes: number, limit: number): FsError {

@@ -17,11 +17,7 @@ async function listFiles(params) { return _prefix(params) + 'list ' + (params.te
 function getFile(params) { return _prefix(params) + 'get ' + params.text; }
 function notATool() { return 'never'; }
 `;
-const DRIVE_JSON = [
-  { _meta: true, display_name: 'Google Drive', description: 'File storage' },
-  toolEntry('drive_list_files', 'listFiles'),
-  toolEntry('drive_get_file', 'getFile'),
-];
+const DRIVE_JSON = [{ _meta: true, display_name: 'Google Drive', description: 'File storage' }, toolEntry('drive_list_files', 'listFiles'), toolEntry('drive_get_file', 'getFile')];
 
 let root: string;
 let builtIn: JsToolFolder;
@@ -34,8 +30,7 @@ beforeEach(() => {
 });
 afterEach(() => removeDir(root));
 
-const catalogue = (options: { allowOverride?: boolean } = {}) =>
-  new JsToolCatalogue({ registry, runner, folders: [builtIn, user], ...options });
+const catalogue = (options: { allowOverride?: boolean } = {}) => new JsToolCatalogue({ registry, runner, folders: [builtIn, user], ...options });
 const report = (files: readonly FileReport[], baseName: string) => files.find((f) => f.baseName === baseName);
 const errorsOf = (file: FileReport | undefined) => (file?.problems ?? []).filter((p) => p.severity === 'error');
 const resultOf = async (name: string, params: Record<string, unknown> = {}, env: Record<string, string> = {}) => callTool(registry, name, params, env);
@@ -139,7 +134,7 @@ describe('JsToolCatalogue: bad files (J5)', () => {
     ]);
   });
 
-  it("J5: a function named by an entry but not defined is a load-time warning and an execution_error at run time", async () => {
+  it('J5: a function named by an entry but not defined is a load-time warning and an execution_error at run time', async () => {
     writePair(user.path, 'google_drive', [toolEntry('drive_list', 'listFiles'), toolEntry('drive_read', 'readFile')], 'function listFiles(){ return "listed"; }');
     const file = report(catalogue().loadAll().files, 'google_drive');
     expect(file?.toolNames).toEqual(['drive_list', 'drive_read']);

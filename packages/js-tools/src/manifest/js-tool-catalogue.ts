@@ -1,13 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  ToolRegistryError,
-  type Tool,
-  type ToolGroupDefinition,
-  type ToolOrigin,
-  type ToolRegistry,
-  type ToolSource,
-} from '@oneclaw/tool-registry';
+import { ToolRegistryError, type Tool, type ToolGroupDefinition, type ToolOrigin, type ToolRegistry, type ToolSource } from '@oneclaw/tool-registry';
 import { ScriptSyntaxError, compileScript, type CompiledScript } from '../sandbox/compiled-script';
 import type { JsRunner } from '../sandbox/js-call';
 import type { SandboxLimits } from '../sandbox/sandbox-limits';
@@ -431,7 +424,6 @@ export class JsToolCatalogue {
     }
     this.retry.clear();
   }
-
 }
 
 function stateKey(folder: JsToolFolder, baseName: string): string {

@@ -129,7 +129,10 @@ describe('parseManifest: groups (J1, J2, J5)', () => {
 
   it('J1: function names follow JavaScript rules, not snake_case ($, _, camelCase, unicode, even "execute")', () => {
     const fns = ['listFiles', '_private', '$x', 'déjà', 'execute'];
-    const parsed = parse('fns.json', fns.map((f, i) => tool(`t_${i}`, { function: f })));
+    const parsed = parse(
+      'fns.json',
+      fns.map((f, i) => tool(`t_${i}`, { function: f })),
+    );
     expect(parsed.entries.map((e) => e.functionName)).toEqual(fns);
   });
 
@@ -198,9 +201,7 @@ describe('parseManifest: groups (J1, J2, J5)', () => {
   it('J5: a duplicate name in one group: the first wins, the second is skipped', () => {
     const parsed = parse('dups.json', [tool('same_name', { function: 'first' }), tool('same_name', { function: 'second' }), tool('other', { function: 'o' })]);
     expect(parsed.entries.map((e) => e.functionName)).toEqual(['first', 'o']);
-    expect(parsed.problems).toEqual([
-      expect.objectContaining({ severity: 'error', code: 'duplicate_tool', file: 'dups.json', tool: 'same_name' }),
-    ]);
+    expect(parsed.problems).toEqual([expect.objectContaining({ severity: 'error', code: 'duplicate_tool', file: 'dups.json', tool: 'same_name' })]);
     expect(parsed.problems[0]?.message).toContain("Duplicate tool name 'same_name' in group 'dups.json'");
   });
 

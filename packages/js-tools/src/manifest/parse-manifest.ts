@@ -1,11 +1,4 @@
-import {
-  MAX_TOOL_NAME_LENGTH,
-  TOOL_NAME_PATTERN,
-  ToolRegistryError,
-  resolveToolDefinition,
-  type ToolDefinition,
-  type ToolGroupDefinition,
-} from '@oneclaw/tool-registry';
+import { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, ToolRegistryError, resolveToolDefinition, type ToolDefinition, type ToolGroupDefinition } from '@oneclaw/tool-registry';
 
 /** The seed's limit per group file: enough for any service, small enough to stop a runaway generator. */
 export const MAX_TOOLS_PER_GROUP = 50;
@@ -80,10 +73,7 @@ export function parseManifest(fileName: string, json: string): ParsedManifest {
   }
   if (Array.isArray(data)) return parseGroup(fileName, data, problems);
   if (isObject(data)) return parseSingle(fileName, data, problems);
-  problems.error(
-    'invalid_manifest',
-    `'${fileName}' must hold a JSON object (one tool) or an array (a tool group), not ${describeJson(data)}.`,
-  );
+  problems.error('invalid_manifest', `'${fileName}' must hold a JSON object (one tool) or an array (a tool group), not ${describeJson(data)}.`);
   return { kind: undefined, entries: [], problems: problems.list, slicing: true };
 }
 
@@ -113,10 +103,7 @@ export function describeToolNames(toolNames: readonly string[]): string {
 function parseSingle(fileName: string, data: Record<string, unknown>, problems: ProblemList): ParsedManifest {
   const slicing = readSlicing(data, problems);
   if (data._meta === true) {
-    problems.error(
-      'invalid_manifest',
-      `'${fileName}' holds only a '_meta' entry, which describes a group and is not a tool. Put it first in an array, followed by the tools.`,
-    );
+    problems.error('invalid_manifest', `'${fileName}' holds only a '_meta' entry, which describes a group and is not a tool. Put it first in an array, followed by the tools.`);
     return { kind: 'single', entries: [], problems: problems.list, slicing };
   }
   const entry = parseEntry(data, { fileName, inGroup: false, label: 'the tool' }, problems);
@@ -140,10 +127,7 @@ function parseGroup(fileName: string, data: readonly unknown[], problems: Proble
   const slicing = meta ? readSlicing(meta, problems) : true;
 
   if (toolItems.length > MAX_TOOLS_PER_GROUP) {
-    problems.error(
-      'too_many_tools',
-      `Tool group '${fileName}' has ${toolItems.length} tools; a group may have at most ${MAX_TOOLS_PER_GROUP}. Split it into several files.`,
-    );
+    problems.error('too_many_tools', `Tool group '${fileName}' has ${toolItems.length} tools; a group may have at most ${MAX_TOOLS_PER_GROUP}. Split it into several files.`);
     return { kind: 'group', entries: [], problems: problems.list, slicing };
   }
   if (toolItems.length === 0) problems.warning('empty_group', `Empty tool group in '${fileName}': it defines no tools.`);

@@ -125,7 +125,11 @@ describe('UserToolManager.create', () => {
   });
 
   it('invalid_code: a syntax error (with line and column) or empty code', () => {
-    const error = expectRefused(() => manager.create({ ...WORD_COUNT, code: 'function execute(p) {\n  return p.;\n}' }), 'invalid_code', "Syntax error in 'word_count.js' at line 2");
+    const error = expectRefused(
+      () => manager.create({ ...WORD_COUNT, code: 'function execute(p) {\n  return p.;\n}' }),
+      'invalid_code',
+      "Syntax error in 'word_count.js' at line 2",
+    );
     expect(error.details).toMatchObject({ line: 2 });
     expectRefused(() => manager.create({ ...WORD_COUNT, code: '  ' }), 'invalid_code', 'async function execute(params)');
   });

@@ -18,15 +18,7 @@ import { DEFAULT_FUNCTION_NAME, definitionProblems, parseManifest, withObjectRoo
 import { readToolFilePair } from './tool-file-pair';
 
 export type UserToolErrorCode =
-  | 'invalid_name'
-  | 'name_taken'
-  | 'invalid_parameters'
-  | 'invalid_definition'
-  | 'invalid_code'
-  | 'missing_function'
-  | 'not_found'
-  | 'not_a_user_tool'
-  | 'write_failed';
+  'invalid_name' | 'name_taken' | 'invalid_parameters' | 'invalid_definition' | 'invalid_code' | 'missing_function' | 'not_found' | 'not_a_user_tool' | 'write_failed';
 
 /** A refused create, update or delete; nothing on disk or in the registry changed. */
 export class UserToolError extends OneClawError {
@@ -115,7 +107,9 @@ export class UserToolManager {
       rmSync(join(this.folder.path, `${file}.js`), { force: true });
     } catch (error) {
       this.options.catalogue.reloadFile(this.folder, file);
-      throw new UserToolError('write_failed', `Could not delete '${file}' from '${this.folder.path}': ${errorText(error)}. Check the folder's permissions and try again.`, { name });
+      throw new UserToolError('write_failed', `Could not delete '${file}' from '${this.folder.path}': ${errorText(error)}. Check the folder's permissions and try again.`, {
+        name,
+      });
     }
     this.options.catalogue.removeFile(this.folder, file);
   }
@@ -155,7 +149,9 @@ export class UserToolManager {
 
     const timeoutSeconds = manifest.timeoutSeconds;
     if (timeoutSeconds !== undefined && !(typeof timeoutSeconds === 'number' && Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
-      throw new UserToolError('invalid_definition', `Tool '${name}' was not saved: timeoutSeconds must be a positive number of seconds (got ${JSON.stringify(timeoutSeconds)}).`, { name });
+      throw new UserToolError('invalid_definition', `Tool '${name}' was not saved: timeoutSeconds must be a positive number of seconds (got ${JSON.stringify(timeoutSeconds)}).`, {
+        name,
+      });
     }
     let definition: ResolvedToolDefinition;
     try {
@@ -178,7 +174,9 @@ export class UserToolManager {
     const parsed = parseManifest(`${name}.json`, JSON.stringify(manifest));
     const errors = parsed.problems.filter((p) => p.severity === 'error');
     if (parsed.kind !== 'single' || parsed.entries.length !== 1 || errors.length > 0) {
-      throw new UserToolError('invalid_definition', `Tool '${name}' was not saved: ${errors.map((p) => p.message).join(' ') || 'the manifest does not describe one tool.'}`, { name });
+      throw new UserToolError('invalid_definition', `Tool '${name}' was not saved: ${errors.map((p) => p.message).join(' ') || 'the manifest does not describe one tool.'}`, {
+        name,
+      });
     }
     return manifest;
   }
@@ -286,18 +284,26 @@ function checkParameters(name: string, parameters: unknown): unknown {
     try {
       schema = JSON.parse(parameters);
     } catch (error) {
-      throw new UserToolError('invalid_parameters', `The parameters of '${name}' are not valid JSON (${errorText(error)}). Pass a JSON Schema object such as {"type":"object","properties":{}}.`, { name });
+      throw new UserToolError(
+        'invalid_parameters',
+        `The parameters of '${name}' are not valid JSON (${errorText(error)}). Pass a JSON Schema object such as {"type":"object","properties":{}}.`,
+        { name },
+      );
     }
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    throw new UserToolError('invalid_parameters', `The parameters of '${name}' must be a JSON Schema object such as {"type":"object","properties":{"text":{"type":"string"}}}.`, { name });
+    throw new UserToolError('invalid_parameters', `The parameters of '${name}' must be a JSON Schema object such as {"type":"object","properties":{"text":{"type":"string"}}}.`, {
+      name,
+    });
   }
   return schema;
 }
 
 function checkCode(baseName: string, code: unknown, functionName: string): string {
   if (typeof code !== 'string' || code.trim().length === 0) {
-    throw new UserToolError('invalid_code', `The code of '${baseName}' is empty. Pass JavaScript that defines "async function ${functionName}(params) { ... }".`, { name: baseName });
+    throw new UserToolError('invalid_code', `The code of '${baseName}' is empty. Pass JavaScript that defines "async function ${functionName}(params) { ... }".`, {
+      name: baseName,
+    });
   }
   let functionNames: ReadonlySet<string>;
   try {

@@ -79,9 +79,7 @@ describe('UserToolsWatcher (J7)', () => {
     writeFileSync(join(folder, 'js_first.js'), 'function execute(){ return "js first"; }');
     writeFileSync(join(folder, 'json_first.json'), JSON.stringify([toolEntry('json_first_tool', 'run')]));
     await waitFor('the half pair reported', () => changes.some((c) => c.changed.some((f) => f.baseName === 'json_first')));
-    expect(catalogue.fileReport({ path: folder, kind: 'js-user' }, 'json_first')?.problems).toEqual([
-      expect.objectContaining({ code: 'missing_script' }),
-    ]);
+    expect(catalogue.fileReport({ path: folder, kind: 'js-user' }, 'json_first')?.problems).toEqual([expect.objectContaining({ code: 'missing_script' })]);
     expect(registry.has('js_first_tool')).toBe(false);
 
     writeFileSync(join(folder, 'js_first.json'), JSON.stringify(toolEntry('js_first_tool')));

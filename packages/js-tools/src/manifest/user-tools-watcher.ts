@@ -90,7 +90,12 @@ export class UserToolsWatcher {
       const { catalogue } = this.options;
       this.ensureWatching();
       const present = listManifestBaseNames(this.folder.path);
-      const known = new Map(catalogue.files().filter((f) => f.folder === this.folder.path).map((f) => [f.baseName, f]));
+      const known = new Map(
+        catalogue
+          .files()
+          .filter((f) => f.folder === this.folder.path)
+          .map((f) => [f.baseName, f]),
+      );
       for (const baseName of present) {
         if (known.get(baseName)?.version === readToolFilePair(this.folder.path, baseName).version) continue;
         changed.push(catalogue.reloadFile(this.folder, baseName));

@@ -110,23 +110,18 @@ export function checkTargetUrl(raw: string | URL, options: TargetCheckOptions): 
     if (why) {
       return deny(
         'forbidden_url',
-        `${origin} is not reachable from tools: ${why}. Only public internet hosts are allowed; ` +
-          'an operator can set allowPrivateNetwork to reach internal services.',
+        `${origin} is not reachable from tools: ${why}. Only public internet hosts are allowed; ` + 'an operator can set allowPrivateNetwork to reach internal services.',
       );
     }
   }
   if (options.allowedHosts && !options.allowedHosts.some((pattern) => hostMatches(host, pattern))) {
     return deny(
       'egress_denied',
-      `Egress to ${host} is not allowed: it is not in the allowed hosts (${options.allowedHosts.join(', ')}). ` +
-        'Use one of those hosts, or ask the operator to add this one.',
+      `Egress to ${host} is not allowed: it is not in the allowed hosts (${options.allowedHosts.join(', ')}). ` + 'Use one of those hosts, or ask the operator to add this one.',
     );
   }
   if (url.username !== '' || url.password !== '') {
-    return deny(
-      'invalid_request',
-      `Credentials in the URL (user:password@${url.host}) are not supported; send them in an Authorization header.`,
-    );
+    return deny('invalid_request', `Credentials in the URL (user:password@${url.host}) are not supported; send them in an Authorization header.`);
   }
   return { allowed: true, url, host };
 }

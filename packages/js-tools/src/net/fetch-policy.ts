@@ -29,8 +29,7 @@ export interface FetchPolicy {
   readonly resolve?: (hostname: string) => Promise<readonly ResolvedAddress[]>;
 }
 
-export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'allowedHosts' | 'proxyUrl'>> &
-  Pick<FetchPolicy, 'allowedHosts' | 'proxyUrl'>;
+export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'allowedHosts' | 'proxyUrl'>> & Pick<FetchPolicy, 'allowedHosts' | 'proxyUrl'>;
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 100 * 1024 * 1024;
@@ -59,11 +58,7 @@ export function resolveFetchPolicy(policy: FetchPolicy = {}): ResolvedFetchPolic
 function limit(name: string, value: number | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < min) {
-    throw new OneClawError(
-      'invalid_fetch_policy',
-      `FetchPolicy.${name} must be an integer >= ${min}, got ${String(value)}. Fix the fetch configuration.`,
-      { field: name },
-    );
+    throw new OneClawError('invalid_fetch_policy', `FetchPolicy.${name} must be an integer >= ${min}, got ${String(value)}. Fix the fetch configuration.`, { field: name });
   }
   return value;
 }
@@ -77,11 +72,7 @@ function checkProxyUrl(proxyUrl: string): string {
   }
   if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
     // The value may carry proxy credentials, so it is not echoed.
-    throw new OneClawError(
-      'invalid_fetch_policy',
-      'FetchPolicy.proxyUrl must be an absolute http:// or https:// URL such as http://proxy.internal:3128.',
-      { field: 'proxyUrl' },
-    );
+    throw new OneClawError('invalid_fetch_policy', 'FetchPolicy.proxyUrl must be an absolute http:// or https:// URL such as http://proxy.internal:3128.', { field: 'proxyUrl' });
   }
   return proxyUrl;
 }

@@ -23,9 +23,7 @@ export interface LoopbackServer {
 }
 
 /** A plain HTTP server on 127.0.0.1 that records what it receives; close() drops open connections. */
-export async function startLoopbackServer(
-  handler: (req: SeenRequest, res: http.ServerResponse) => void,
-): Promise<LoopbackServer> {
+export async function startLoopbackServer(handler: (req: SeenRequest, res: http.ServerResponse) => void): Promise<LoopbackServer> {
   const requests: SeenRequest[] = [];
   let connections = 0;
   const server = http.createServer((req, res) => {

@@ -49,8 +49,20 @@ function resolverFrom(answers: (hostname: string, call: number) => readonly Reso
 describe('SafeFetch against real sockets (B5.2)', () => {
   it.each([
     ['only a private address', [{ address: '10.0.0.5', family: 4 }]],
-    ['a public and a private address', [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }]],
-    ['an IPv6 loopback address', [{ address: '2606:4700::1', family: 6 }, { address: '::1', family: 6 }]],
+    [
+      'a public and a private address',
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.5', family: 4 },
+      ],
+    ],
+    [
+      'an IPv6 loopback address',
+      [
+        { address: '2606:4700::1', family: 6 },
+        { address: '::1', family: 6 },
+      ],
+    ],
     ['the metadata address, IPv4-mapped', [{ address: '::ffff:169.254.169.254', family: 6 }]],
     ['an address that does not parse', [{ address: 'not-an-ip', family: 4 }]],
   ] as const)('SSRF-08 blocks a public name that resolves to %s at connect time', async (_what, answers) => {
@@ -66,9 +78,7 @@ describe('SafeFetch against real sockets (B5.2)', () => {
     // The hook itself, with the real policy: first answer public, any later answer private.
     const rebinding = resolverFrom((_host, call) => [{ address: call === 1 ? '93.184.216.34' : '10.0.0.5', family: 4 }]);
     const lookup = createPinnedLookup(rebinding.resolve, false);
-    const pinned = await new Promise<unknown>((resolve, reject) =>
-      lookup('rebind.example.com', { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
-    );
+    const pinned = await new Promise<unknown>((resolve, reject) => lookup('rebind.example.com', { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
     expect(pinned).toEqual([{ address: '93.184.216.34', family: 4 }]);
     expect(rebinding.calls).toEqual(['rebind.example.com']);
 
@@ -81,9 +91,7 @@ describe('SafeFetch against real sockets (B5.2)', () => {
     const first = await http.request({ url, method: 'GET' });
     expect(Buffer.from(first.body).toString()).toBe('pinned');
     expect(dns.calls).toEqual(['rebind.example.com']);
-    expect(target.requests.map((r) => [r.localAddress, r.headers.host])).toEqual([
-      ['127.0.0.1', `rebind.example.com:${target.port}`],
-    ]);
+    expect(target.requests.map((r) => [r.localAddress, r.headers.host])).toEqual([['127.0.0.1', `rebind.example.com:${target.port}`]]);
     expect(target.connections()).toBe(1);
   });
 
@@ -160,7 +168,13 @@ describe('SafeFetch against real sockets (B5.2)', () => {
     };
     const res = await proxied(via).request({ url: 'https://api.example.com/start', method: 'GET', headers: secrets });
     expect(res.url).toBe('https://api.example.com/back');
-    const seen = via.requests.map((r) => ({ url: r.url, authorization: r.headers['authorization'], key: r.headers['x-api-key'], cookie: r.headers['cookie'], custom: r.headers['x-custom'] }));
+    const seen = via.requests.map((r) => ({
+      url: r.url,
+      authorization: r.headers['authorization'],
+      key: r.headers['x-api-key'],
+      cookie: r.headers['cookie'],
+      custom: r.headers['x-custom'],
+    }));
     expect(seen).toEqual([
       { url: 'https://api.example.com/start', authorization: 'Bearer s3cret-token', key: 'k3y', cookie: 'session=c00kie', custom: 'custom' },
       { url: 'https://api.example.com/same-origin', authorization: 'Bearer s3cret-token', key: 'k3y', cookie: 'session=c00kie', custom: 'custom' },
@@ -286,10 +300,7 @@ describe('SafeFetch requests and responses', () => {
     const seen = target.requests[0];
     const boundary = /^multipart\/related; boundary=([^;]+)$/.exec(String(seen?.headers['content-type']))?.[1] ?? '';
     const parts = parseMultipart(seen?.body ?? Buffer.alloc(0), boundary);
-    expect(parts.map((p) => p.headers)).toEqual([
-      { 'content-type': 'application/json; charset=UTF-8' },
-      { 'content-type': 'application/octet-stream' },
-    ]);
+    expect(parts.map((p) => p.headers)).toEqual([{ 'content-type': 'application/json; charset=UTF-8' }, { 'content-type': 'application/octet-stream' }]);
     expect(parts[0]?.body.toString()).toBe('{"name":"report.bin"}');
     expect([...(parts[1]?.body ?? [])]).toEqual([...media]);
   });

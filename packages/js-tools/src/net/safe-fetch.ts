@@ -42,15 +42,7 @@ export interface RequestOptions {
   readonly destination?: NodeJS.WritableStream;
 }
 
-export type FetchErrorCode =
-  | 'forbidden_url'
-  | 'egress_denied'
-  | 'invalid_request'
-  | 'timeout'
-  | 'response_too_large'
-  | 'too_many_redirects'
-  | 'network_error'
-  | 'aborted';
+export type FetchErrorCode = 'forbidden_url' | 'egress_denied' | 'invalid_request' | 'timeout' | 'response_too_large' | 'too_many_redirects' | 'network_error' | 'aborted';
 
 /**
  * A failed request. The message says what happened and what to do; it names the origin only, never
@@ -74,17 +66,7 @@ const CROSS_ORIGIN_HEADERS: ReadonlySet<string> = new Set(['user-agent', 'accept
 /** Headers describing the request body; they go when a redirect turns the request into a GET. */
 const BODY_HEADERS: readonly string[] = ['content-type', 'content-encoding', 'content-language', 'content-location'];
 /** Connection-level headers the client owns (as a browser's fetch does); caller values are ignored. */
-const CLIENT_OWNED_HEADERS: ReadonlySet<string> = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'keep-alive',
-  'upgrade',
-  'te',
-  'trailer',
-  'expect',
-]);
+const CLIENT_OWNED_HEADERS: ReadonlySet<string> = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const DEFAULT_USER_AGENT = 'OneClaw';
 /** How much of a redirect response body is read to keep the connection reusable. */
@@ -181,20 +163,10 @@ export class SafeFetch {
       return verdict.url;
     }
     if (!redirectedFrom) throw new FetchError(verdict.code, verdict.reason);
-    throw new FetchError(
-      verdict.code,
-      `The redirect from ${redirectedFrom.origin} was not followed: ${verdict.reason}`,
-      { redirectedFrom: redirectedFrom.origin },
-    );
+    throw new FetchError(verdict.code, `The redirect from ${redirectedFrom.origin} was not followed: ${verdict.reason}`, { redirectedFrom: redirectedFrom.origin });
   }
 
-  async #readResponse(
-    res: Dispatcher.ResponseData,
-    url: URL,
-    method: HttpMethod,
-    destination: NodeJS.WritableStream | undefined,
-    signal: AbortSignal,
-  ): Promise<HttpResponse> {
+  async #readResponse(res: Dispatcher.ResponseData, url: URL, method: HttpMethod, destination: NodeJS.WritableStream | undefined, signal: AbortSignal): Promise<HttpResponse> {
     const limit = destination ? this.policy.maxDownloadBytes : this.policy.maxResponseBytes;
     const headers = flattenHeaders(res.headers);
     const declared = Number(headers['content-length']);
@@ -211,9 +183,10 @@ export class SafeFetch {
       bytes += chunk.length;
       if (bytes > limit) throw tooLarge(url, limit, undefined);
       if (!destination) chunks.push(chunk);
-      else await writeTo(destination, signal, async () => {
-        if (!destination.write(chunk)) await once(destination, 'drain', { signal });
-      });
+      else
+        await writeTo(destination, signal, async () => {
+          if (!destination.write(chunk)) await once(destination, 'drain', { signal });
+        });
     }
     if (destination) await writeTo(destination, signal, () => endDestination(destination));
     return {
@@ -255,8 +228,7 @@ function checkPemCertificates(pem: string, index: number): void {
   } catch (err) {
     throw new OneClawError(
       'invalid_fetch_policy',
-      `FetchPolicy.caCertificates[${index}] is not a PEM certificate (${errorText(err)}); ` +
-        'pass the CA certificate text starting with -----BEGIN CERTIFICATE-----.',
+      `FetchPolicy.caCertificates[${index}] is not a PEM certificate (${errorText(err)}); ` + 'pass the CA certificate text starting with -----BEGIN CERTIFICATE-----.',
       { field: 'caCertificates', index },
     );
   }
@@ -267,17 +239,12 @@ function checkPemCertificates(pem: string, index: number): void {
  * if any address is not public, and hands exactly those addresses to the socket: no second lookup
  * happens between the check and the connect, so DNS rebinding cannot swap the target.
  */
-export function createPinnedLookup(
-  resolve: (hostname: string) => Promise<readonly ResolvedAddress[]>,
-  allowPrivateNetwork: boolean,
-): LookupFunction {
+export function createPinnedLookup(resolve: (hostname: string) => Promise<readonly ResolvedAddress[]>, allowPrivateNetwork: boolean): LookupFunction {
   return (hostname, options, callback) => {
     const family = options.family === 4 || options.family === 6 ? options.family : undefined;
     resolveChecked(hostname, resolve, allowPrivateNetwork).then(
       (answers) => {
-        const usable: LookupAddress[] = answers
-          .filter((a) => family === undefined || a.family === family)
-          .map((a) => ({ address: a.address, family: a.family }));
+        const usable: LookupAddress[] = answers.filter((a) => family === undefined || a.family === family).map((a) => ({ address: a.address, family: a.family }));
         const first = usable[0];
         // nextTick: an exception in the socket's callback must not become a swallowed rejection.
         process.nextTick(() => {
@@ -300,12 +267,7 @@ async function resolveChecked(
   try {
     answers = await resolve(hostname);
   } catch (err) {
-    throw new FetchError(
-      'network_error',
-      `The host name ${hostname} could not be resolved (${errorText(err)}); check the spelling of the URL.`,
-      { host: hostname },
-      err,
-    );
+    throw new FetchError('network_error', `The host name ${hostname} could not be resolved (${errorText(err)}); check the spelling of the URL.`, { host: hostname }, err);
   }
   if (answers.length === 0) {
     throw new FetchError('network_error', `The host name ${hostname} has no addresses; check the URL.`, { host: hostname });
@@ -341,8 +303,7 @@ class RequestLifetime {
       this.#controller.abort(
         new FetchError(
           'timeout',
-          `The request to ${this.current.origin} did not finish within ${timeoutMs} ms (redirects and body included); ` +
-            'retry later or request less data.',
+          `The request to ${this.current.origin} did not finish within ${timeoutMs} ms (redirects and body included); ` + 'retry later or request less data.',
           { origin: this.current.origin, timeoutMs },
         ),
       );
@@ -425,18 +386,14 @@ function tooLarge(url: URL, limit: number, declared: number | undefined): FetchE
   const size = declared === undefined ? 'more than that' : `${declared} bytes`;
   return new FetchError(
     'response_too_large',
-    `The response from ${url.origin} is larger than the ${limit}-byte limit (${size}); reading stopped. ` +
-      'Request a smaller range or page of data.',
+    `The response from ${url.origin} is larger than the ${limit}-byte limit (${size}); reading stopped. ` + 'Request a smaller range or page of data.',
     { origin: url.origin, limit, ...(declared === undefined ? {} : { declared }) },
   );
 }
 
 function checkMethod(method: string): HttpMethod {
   if (!METHODS.has(method)) {
-    throw new FetchError(
-      'invalid_request',
-      `The method ${JSON.stringify(String(method).slice(0, 20))} is not supported; use GET, POST, PUT, PATCH, DELETE or HEAD.`,
-    );
+    throw new FetchError('invalid_request', `The method ${JSON.stringify(String(method).slice(0, 20))} is not supported; use GET, POST, PUT, PATCH, DELETE or HEAD.`);
   }
   return method as HttpMethod;
 }
@@ -486,11 +443,7 @@ function resolveLocation(location: string, base: URL): string {
   try {
     return new URL(location, base).href;
   } catch {
-    throw new FetchError(
-      'network_error',
-      `${base.origin} answered with a redirect whose Location is not a valid URL; the server is misconfigured.`,
-      { origin: base.origin },
-    );
+    throw new FetchError('network_error', `${base.origin} answered with a redirect whose Location is not a valid URL; the server is misconfigured.`, { origin: base.origin });
   }
 }
 
@@ -507,12 +460,7 @@ async function writeTo(destination: NodeJS.WritableStream, signal: AbortSignal, 
   } catch (err) {
     // A typed error from the destination (e.g. a confined file's size limit) keeps its own code.
     if (signal.aborted || err instanceof OneClawError) throw err;
-    throw new FetchError(
-      'network_error',
-      `Writing the response body to its destination failed (${errorText(err)}); check where the download is saved.`,
-      {},
-      err,
-    );
+    throw new FetchError('network_error', `Writing the response body to its destination failed (${errorText(err)}); check where the download is saved.`, {}, err);
   }
 }
 

@@ -3,8 +3,7 @@ interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(deltaPages: number): number;
 }
-const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory } })
-  .WebAssembly.Memory;
+const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly.Memory;
 
 const PAGE_BYTES = 64 * 1024;
 /** The 32-bit module cannot address more; emscripten's own default maximum. */

@@ -57,7 +57,9 @@ describe('calling tool functions (J1, J3)', () => {
   });
 
   it('J3 a non-string result is JSON-serialized by the guest; undefined is an empty result', async () => {
-    expect(resultOf(await run('function execute() { return { n: 1, list: [true, null], when: new Date(0) }; }'))).toBe('{"n":1,"list":[true,null],"when":"1970-01-01T00:00:00.000Z"}');
+    expect(resultOf(await run('function execute() { return { n: 1, list: [true, null], when: new Date(0) }; }'))).toBe(
+      '{"n":1,"list":[true,null],"when":"1970-01-01T00:00:00.000Z"}',
+    );
     expect(resultOf(await run('function execute() { return 42; }'))).toBe('42');
     expect(resultOf(await run('function execute() { }'))).toBe('');
   });
@@ -147,7 +149,12 @@ describe('sandbox limits (J6, SBX)', () => {
   });
 
   it('SBX-15 a result longer than the output limit is refused before it is copied out', async () => {
-    expectError(await run('function execute() { return "x".repeat(5000); }', 'execute', { limits: { outputChars: 1000 } }), 'sandbox_limit', /5000 characters; the limit is 1000/, 'output');
+    expectError(
+      await run('function execute() { return "x".repeat(5000); }', 'execute', { limits: { outputChars: 1000 } }),
+      'sandbox_limit',
+      /5000 characters; the limit is 1000/,
+      'output',
+    );
     expectError(await run('function execute() { return { big: "y".repeat(5000) }; }', 'execute', { limits: { outputChars: 1000 } }), 'sandbox_limit', undefined, 'output');
   });
 
@@ -250,7 +257,12 @@ describe('isolation and ambient authority (SBX)', () => {
       for (const name of readdirSync(dir)) {
         const file = path.join(dir, name);
         if (statSync(file).isDirectory()) walk(file);
-        else if (/\.ts$/.test(name) && !name.endsWith('.test.ts') && /newAsyncifiedFunction|newAsyncContext|newAsyncRuntime|release-asyncify|debug-asyncify/.test(readFileSync(file, 'utf8'))) offenders.push(file);
+        else if (
+          /\.ts$/.test(name) &&
+          !name.endsWith('.test.ts') &&
+          /newAsyncifiedFunction|newAsyncContext|newAsyncRuntime|release-asyncify|debug-asyncify/.test(readFileSync(file, 'utf8'))
+        )
+          offenders.push(file);
       }
     };
     walk(path.join(__dirname, '..'));
@@ -356,7 +368,14 @@ describe('bridges inside the sandbox (J4)', () => {
       {},
       host,
     );
-    expect(JSON.parse(resultOf(outcome))).toEqual({ n: 3, text: 'one+two', exists: true, list: ['notes.txt'], deleted: true, missing: "not_found: File 'nope.txt' does not exist." });
+    expect(JSON.parse(resultOf(outcome))).toEqual({
+      n: 3,
+      text: 'one+two',
+      exists: true,
+      list: ['notes.txt'],
+      deleted: true,
+      missing: "not_found: File 'nope.txt' does not exist.",
+    });
   });
 
   it('_time, lib and google.getAccessToken reach the host; a missing library is a guest error', async () => {

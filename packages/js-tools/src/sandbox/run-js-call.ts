@@ -49,10 +49,7 @@ export async function runJsCall(module: SandboxModule, call: JsCall, host: Bridg
   try {
     result = redact(await run.execute());
   } catch (error) {
-    failure =
-      error instanceof CallFailure
-        ? error
-        : new CallFailure('internal_error', `The JavaScript sandbox failed: ${describe(error)}`);
+    failure = error instanceof CallFailure ? error : new CallFailure('internal_error', `The JavaScript sandbox failed: ${describe(error)}`);
   }
   const disposeError = run.dispose();
   if (disposeError && !failure) failure = new CallFailure('internal_error', `The JavaScript sandbox failed to release the call: ${describe(disposeError)}`);
@@ -280,10 +277,13 @@ class CallRun {
 
   private nextEvent(): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.interruption ??= 'wall';
-        done();
-      }, Math.max(0, this.wallDeadline - Date.now()) + 1);
+      const timer = setTimeout(
+        () => {
+          this.interruption ??= 'wall';
+          done();
+        },
+        Math.max(0, this.wallDeadline - Date.now()) + 1,
+      );
       const done = () => {
         clearTimeout(timer);
         this.wake = undefined;

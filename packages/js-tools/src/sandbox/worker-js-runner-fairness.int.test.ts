@@ -53,7 +53,12 @@ describe('WorkerJsRunner shares its workers fairly between sessions', () => {
     const runner = pool({ maxWorkers: 2 });
     const registry = new ToolRegistry();
     const jsTool = (name: string, script: typeof LOOP, timeoutMs: number) =>
-      new JsTool({ definition: resolveToolDefinition({ name, description: name, parameters: { type: 'object', properties: {} }, timeoutMs }), script, functionName: 'execute', runner });
+      new JsTool({
+        definition: resolveToolDefinition({ name, description: name, parameters: { type: 'object', properties: {} }, timeoutMs }),
+        script,
+        functionName: 'execute',
+        runner,
+      });
     registry.register(jsTool('spin', LOOP, 1500), { kind: 'js-user', fileName: 'loop.js' });
     registry.register(jsTool('get_time', NOW, 300), { kind: 'js-user', fileName: 'now.js' });
     const engine = new ToolExecutionEngine(registry);

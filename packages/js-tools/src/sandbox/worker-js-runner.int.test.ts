@@ -57,9 +57,7 @@ describe('WorkerJsRunner: calls in worker threads', () => {
   });
 
   it('SBX-17 the fs bridge refuses paths outside the files root with the confined-fs rules', async () => {
-    const outcome = await runner().run(
-      call('function execute() { try { fs.readFile("../../etc/passwd"); } catch (e) { return e.code + ": " + e.message; } }'),
-    );
+    const outcome = await runner().run(call('function execute() { try { fs.readFile("../../etc/passwd"); } catch (e) { return e.code + ": " + e.message; } }'));
     expect(resultOf(outcome)).toMatch(/^forbidden: .*outside/);
   });
 

@@ -185,9 +185,7 @@ export class WorkerJsRunner implements JsRunner {
     const { call, session } = queued;
     const waitTimer = setTimeout(() => {
       if (!this.dequeue(queued)) return;
-      queued.resolve(
-        failed('busy', `The JavaScript sandbox is busy: the call waited ${this.maxWaitMs} ms for a free worker and was not started. Try again in a moment.`),
-      );
+      queued.resolve(failed('busy', `The JavaScript sandbox is busy: the call waited ${this.maxWaitMs} ms for a free worker and was not started. Try again in a moment.`));
     }, this.maxWaitMs);
     waitTimer.unref();
     const onAbort = () => {

@@ -134,10 +134,12 @@ describe('startInterceptingProxy', () => {
   it('refuses origin-form requests that are not proxy requests', async () => {
     const via = await proxy((_req, res) => res.end('no'));
     const status = await new Promise<number | undefined>((resolve, reject) => {
-      http.get(`${via.url}/not-a-proxy-request`, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      }).on('error', reject);
+      http
+        .get(`${via.url}/not-a-proxy-request`, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        })
+        .on('error', reject);
     });
     expect(status).toBe(400);
     expect(via.requests).toEqual([]);

@@ -41,8 +41,6 @@ export class JsTool implements Tool {
       signal: context.signal,
       ...(this.options.limits ? { limits: this.options.limits } : {}),
     });
-    return outcome.status === 'success'
-      ? toolSuccess(outcome.result, outcome.logs)
-      : toolError(outcome.errorType, outcome.message, outcome.logs);
+    return outcome.status === 'success' ? toolSuccess(outcome.result, outcome.logs) : toolError(outcome.errorType, outcome.message, outcome.logs);
   }
 }

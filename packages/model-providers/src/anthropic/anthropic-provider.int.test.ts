@@ -214,9 +214,7 @@ describe('S2 Anthropic provider against a loopback fake Anthropic server', () =>
   it('ends a hanging stream with provider_cancelled when the signal aborts mid-stream', async () => {
     fake.enqueue(fakeReply.hang('partial answer'));
     const controller = new AbortController();
-    const error = await providerError(
-      provider.complete(request(HELLO, { signal: controller.signal }), { onTextDelta: () => controller.abort() }),
-    );
+    const error = await providerError(provider.complete(request(HELLO, { signal: controller.signal }), { onTextDelta: () => controller.abort() }));
     expect(error.code).toBe('provider_cancelled');
     expect(fake.requests).toHaveLength(1);
   });

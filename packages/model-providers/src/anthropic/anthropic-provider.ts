@@ -27,8 +27,7 @@ export interface AnthropicProviderOptions extends ProviderTransportOptions {
 
 /** Signed reasoning blocks. The API rejects a tool-use follow-up that drops them, so they travel back verbatim. */
 export type AnthropicThinkingBlock =
-  | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
-  | { readonly type: 'redacted_thinking'; readonly data: string };
+  { readonly type: 'thinking'; readonly thinking: string; readonly signature: string } | { readonly type: 'redacted_thinking'; readonly data: string };
 
 /** `ProviderMetadata.data` of an Anthropic reply. */
 export interface AnthropicMetadata {

@@ -82,7 +82,13 @@ describe('S2 Gemini provider against a loopback fake Gemini server', () => {
   });
 
   it('encodes the history exactly: functionCall parts with the echoed signature, results in one user content', async () => {
-    fake.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }, { name: 'read_file', arguments: { path: 'b' } }], thoughtSignature: 'sig-round-1' });
+    fake.enqueue({
+      toolCalls: [
+        { name: 'read_file', arguments: { path: 'a' } },
+        { name: 'read_file', arguments: { path: 'b' } },
+      ],
+      thoughtSignature: 'sig-round-1',
+    });
     const first = await provider.complete(request([{ role: 'user', text: 'Read a and b' }]));
     fake.enqueue(fakeReply.text('ok'));
     const [callA, callB] = first.toolCalls;
@@ -192,9 +198,7 @@ describe('S2 Gemini provider against a loopback fake Gemini server', () => {
   it('ends a hanging stream with provider_cancelled when the signal aborts mid-stream', async () => {
     fake.enqueue(fakeReply.hang('partial answer'));
     const controller = new AbortController();
-    const error = await providerError(
-      provider.complete(request(HELLO, { signal: controller.signal }), { onTextDelta: () => controller.abort() }),
-    );
+    const error = await providerError(provider.complete(request(HELLO, { signal: controller.signal }), { onTextDelta: () => controller.abort() }));
     expect(error.code).toBe('provider_cancelled');
     expect(fake.requests).toHaveLength(1);
   });

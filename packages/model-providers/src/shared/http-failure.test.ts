@@ -67,7 +67,12 @@ describe('S2 provider HTTP failure mapping', () => {
       });
       expect(classic.details).toMatchObject({ limitTokens: 128_000, promptTokens: 130_532 });
       const newer = classify('openai', {
-        error: { message: 'Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 300,001 tokens. Please reduce the length of the messages.', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' },
+        error: {
+          message: 'Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 300,001 tokens. Please reduce the length of the messages.',
+          type: 'invalid_request_error',
+          param: 'messages',
+          code: 'context_length_exceeded',
+        },
       });
       expect(newer.details).toMatchObject({ limitTokens: 272_000, promptTokens: 300_001 });
       const bare = classify('openai', { error: { message: 'Too long.', type: 'invalid_request_error', code: 'context_length_exceeded' } });
@@ -76,22 +81,39 @@ describe('S2 provider HTTP failure mapping', () => {
     });
 
     it('OpenAI-compatible servers: vLLM wording and llama.cpp exceed_context_size_error', () => {
-      const vllm = classify('openai', { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).", type: 'BadRequestError', code: 400 });
+      const vllm = classify('openai', {
+        object: 'error',
+        message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).",
+        type: 'BadRequestError',
+        code: 400,
+      });
       expect(vllm.details).toMatchObject({ limitTokens: 4096, promptTokens: 5000 });
-      const llama = classify('openai', { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 9000, n_ctx: 8192 } });
+      const llama = classify('openai', {
+        error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 9000, n_ctx: 8192 },
+      });
       expect(llama.details).toMatchObject({ limitTokens: 8192, promptTokens: 9000 });
     });
 
     it('Gemini: 400 INVALID_ARGUMENT "The input token count (N) exceeds the maximum number of tokens allowed (M)"', () => {
-      const error = classify('gemini', { error: { code: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' } });
+      const error = classify('gemini', {
+        error: { code: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' },
+      });
       expect(error.code).toBe('provider_context_too_long');
       expect(error.details).toMatchObject({ limitTokens: 1_048_576, promptTokens: 1_200_000 });
     });
 
     it('other 400s stay provider_bad_request, and an error inside a stream is classified alike', () => {
-      expect(classify('anthropic', { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } }).code).toBe('provider_bad_request');
-      expect(classify('openai', { error: { message: 'The model `gpt-9` does not exist', type: 'invalid_request_error', code: 'model_not_found' } }).code).toBe('provider_bad_request');
-      const streamed = errorFromStreamError('openai', { message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.", code: 'context_length_exceeded' }, undefined);
+      expect(classify('anthropic', { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 64000, which is the maximum allowed' } }).code).toBe(
+        'provider_bad_request',
+      );
+      expect(classify('openai', { error: { message: 'The model `gpt-9` does not exist', type: 'invalid_request_error', code: 'model_not_found' } }).code).toBe(
+        'provider_bad_request',
+      );
+      const streamed = errorFromStreamError(
+        'openai',
+        { message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.", code: 'context_length_exceeded' },
+        undefined,
+      );
       expect(streamed.code).toBe('provider_context_too_long');
       expect(streamed.details).toMatchObject({ limitTokens: 8192, promptTokens: 9000 });
     });

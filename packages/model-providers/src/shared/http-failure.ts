@@ -85,11 +85,7 @@ export function errorFromHttpStatus(failure: HttpFailure): ProviderError {
   const overflow = status === 400 ? contextOverflowOf(failure.bodyText) : undefined;
   if (overflow) return contextTooLong(provider, `HTTP 400${said}`, { ...details, ...overflow });
   if (status >= 400) {
-    return new ProviderError(
-      'provider_bad_request',
-      `${label} rejected the request (HTTP ${status}${said}). Check the model name and the request settings.`,
-      details,
-    );
+    return new ProviderError('provider_bad_request', `${label} rejected the request (HTTP ${status}${said}). Check the model name and the request settings.`, details);
   }
   return new ProviderError('provider_bad_response', `${label} answered with unexpected HTTP ${status}${said}.`, details);
 }

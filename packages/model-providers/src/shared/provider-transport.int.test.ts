@@ -40,7 +40,10 @@ async function startRawFake(handlers: Handler[]): Promise<{ url: string; hits: (
 
 const sse = (res: ServerResponse): ServerResponse => res.writeHead(200, { 'content-type': 'text/event-stream' });
 const openAiChunk = (delta: unknown, finish: string | null = null): string => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-const openAiText = (text: string): Handler => (_req, res) => sse(res).end(`${openAiChunk({ content: text })}${openAiChunk({}, 'stop')}data: [DONE]\n\n`);
+const openAiText =
+  (text: string): Handler =>
+  (_req, res) =>
+    sse(res).end(`${openAiChunk({ content: text })}${openAiChunk({}, 'stop')}data: [DONE]\n\n`);
 const dropSocket: Handler = (req) => req.socket.destroy();
 
 const REQUEST: ModelRequest = { model: 'm', system: '', messages: [{ role: 'user', text: 'hi' }], tools: { provider: 'openai', tools: [] } };
@@ -142,9 +145,7 @@ describe('S2 provider transport (retries, connection failures, cancellation) aga
   it('keeps unparseable OpenAI tool arguments as the raw string and invents ids a local server left out', async () => {
     const server = await raw([
       (_req, res) =>
-        sse(res).end(
-          `${openAiChunk({ tool_calls: [{ index: 0, function: { name: 'read_file', arguments: '{"path": "a' } }] })}${openAiChunk({}, 'tool_calls')}data: [DONE]\n\n`,
-        ),
+        sse(res).end(`${openAiChunk({ tool_calls: [{ index: 0, function: { name: 'read_file', arguments: '{"path": "a' } }] })}${openAiChunk({}, 'tool_calls')}data: [DONE]\n\n`),
     ]);
     const provider = new OpenAiCompatibleProvider({ baseUrl: server.url, ...FAST });
     const reply = await provider.complete(REQUEST);

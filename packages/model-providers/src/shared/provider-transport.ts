@@ -80,7 +80,13 @@ export async function streamWithRetries<T>(call: StreamingCall<T>, options: Reso
       }
       const retryAfterMs = typeof error.details.retryAfterMs === 'number' ? error.details.retryAfterMs : undefined;
       const wait = Math.min(options.retryDelayCapMs, retryAfterMs ?? options.retryBaseDelayMs * 2 ** attempt);
-      notifyRetry(call, { attempt: attempt + 2, maxAttempts: options.maxRetries + 1, waitMs: wait, reason: error.code, ...(typeof error.details.status === 'number' ? { status: error.details.status } : {}) });
+      notifyRetry(call, {
+        attempt: attempt + 2,
+        maxAttempts: options.maxRetries + 1,
+        waitMs: wait,
+        reason: error.code,
+        ...(typeof error.details.status === 'number' ? { status: error.details.status } : {}),
+      });
       try {
         await delay(wait, undefined, call.signal ? { signal: call.signal } : {});
       } catch {
@@ -114,16 +120,18 @@ async function streamOnce<T>(call: StreamingCall<T>, options: ResolvedTransportO
   };
   // An exception thrown by the caller's own delta handler is theirs, not a provider failure.
   let handlerError: { error: unknown } | undefined;
-  const emitTo = (handler: ((text: string) => void) | undefined) => (text: string): void => {
-    if (text === '') return;
-    progress.emitted = true;
-    try {
-      handler?.(text);
-    } catch (error) {
-      handlerError ??= { error };
-      controller.abort();
-    }
-  };
+  const emitTo =
+    (handler: ((text: string) => void) | undefined) =>
+    (text: string): void => {
+      if (text === '') return;
+      progress.emitted = true;
+      try {
+        handler?.(text);
+      } catch (error) {
+        handlerError ??= { error };
+        controller.abort();
+      }
+    };
   const emitText = emitTo(call.onTextDelta);
   const emitReasoning = emitTo(call.onReasoningDelta);
   restartIdleTimer();
@@ -199,9 +207,13 @@ export function parseEventData(provider: ProviderName, event: EventSourceMessage
 }
 
 export function badResponse(provider: ProviderName, what: string): ProviderError {
-  return new ProviderError('provider_bad_response', `${PROVIDER_LABELS[provider]} sent a reply that could not be read: ${what}. Retry; if it persists, check that the base URL points at a compatible server.`, {
-    provider,
-  });
+  return new ProviderError(
+    'provider_bad_response',
+    `${PROVIDER_LABELS[provider]} sent a reply that could not be read: ${what}. Retry; if it persists, check that the base URL points at a compatible server.`,
+    {
+      provider,
+    },
+  );
 }
 
 function cancelled(provider: ProviderName): ProviderError {
@@ -219,10 +231,14 @@ function connectionFailure(call: StreamingCall<unknown>, error: unknown): Provid
     // keep the generic wording
   }
   const reason = redactSecret(cause, call.secret);
-  return new ProviderError('provider_unavailable', `Could not reach ${label} at ${origin} (${reason}); check that it is running and reachable, then retry. ${PROVIDER_SETTINGS_HINT[call.provider]}.`, {
-    provider: call.provider,
-    cause: reason,
-  });
+  return new ProviderError(
+    'provider_unavailable',
+    `Could not reach ${label} at ${origin} (${reason}); check that it is running and reachable, then retry. ${PROVIDER_SETTINGS_HINT[call.provider]}.`,
+    {
+      provider: call.provider,
+      cause: reason,
+    },
+  );
 }
 
 function describeCause(error: unknown): string {

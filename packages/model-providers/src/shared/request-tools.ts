@@ -14,10 +14,14 @@ interface ToolsByProvider {
  */
 export function requestTools<P extends ProviderName>(provider: P, payload: ToolPayload): ToolsByProvider[P] | undefined {
   if (payload.provider !== provider) {
-    throw new ProviderError('provider_bad_request', `Tools were formatted for ${payload.provider} but the request goes to ${provider}; build the tool payload for the configured provider.`, {
-      provider,
-      toolsProvider: payload.provider,
-    });
+    throw new ProviderError(
+      'provider_bad_request',
+      `Tools were formatted for ${payload.provider} but the request goes to ${provider}; build the tool payload for the configured provider.`,
+      {
+        provider,
+        toolsProvider: payload.provider,
+      },
+    );
   }
   return payload.tools.length === 0 ? undefined : (payload.tools as ToolsByProvider[P]);
 }

@@ -1,10 +1,4 @@
-export {
-  startFakeModelServer,
-  type FakeModelKind,
-  type FakeModelServer,
-  type FakeModelServerOptions,
-  type RecordedRequest,
-} from './fake-model-server';
+export { startFakeModelServer, type FakeModelKind, type FakeModelServer, type FakeModelServerOptions, type RecordedRequest } from './fake-model-server';
 export {
   fakeGate,
   fakeReply,

@@ -33,7 +33,14 @@ describe('AgentDirectory: the default agent, agents.json and the agents of the c
       source: 'config',
     });
     // The overlay changes what it names and keeps the rest of the file's definition.
-    expect(directory.get('mailer')).toMatchObject({ name: 'Mail helper', systemPrompt: 'You read and sort mail.', description: 'Mail', model: 'm-file', maxRounds: 8, source: 'file' });
+    expect(directory.get('mailer')).toMatchObject({
+      name: 'Mail helper',
+      systemPrompt: 'You read and sort mail.',
+      description: 'Mail',
+      model: 'm-file',
+      maxRounds: 8,
+      source: 'file',
+    });
     expect(directory.get('mailer').allowedTools).toEqual(new Set(['load_tool_group']));
     expect(directory.isDefinedOutside('mailer')).toBe(true);
     expect(directory.isDefinedOutside('a1')).toBe(false);

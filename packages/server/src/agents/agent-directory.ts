@@ -85,17 +85,15 @@ export class AgentDirectory {
     const defaults: Agent = { id: DEFAULT_AGENT_ID, name: 'OneClaw', systemPrompt: DEFAULT_SYSTEM_PROMPT, maxRounds: config.maxRounds, source: 'default' };
     const file = path.join(config.dataDir, 'agents.json');
     const entries = existsSync(file) ? parseAgentFile(file) : [];
-    const fromFile = entries.map(
-      (e): Agent => ({
-        id: e.id,
-        name: e.name ?? e.id,
-        systemPrompt: e.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-        maxRounds: e.maxRounds ?? config.maxRounds,
-        ...(e.allowedTools ? { allowedTools: new Set(e.allowedTools) } : {}),
-        ...(e.model ? { model: e.model } : {}),
-        source: e.id === DEFAULT_AGENT_ID ? 'default' : 'file',
-      }),
-    );
+    const fromFile = entries.map((e): Agent => ({
+      id: e.id,
+      name: e.name ?? e.id,
+      systemPrompt: e.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+      maxRounds: e.maxRounds ?? config.maxRounds,
+      ...(e.allowedTools ? { allowedTools: new Set(e.allowedTools) } : {}),
+      ...(e.model ? { model: e.model } : {}),
+      source: e.id === DEFAULT_AGENT_ID ? 'default' : 'file',
+    }));
     return new AgentDirectory([defaults, ...fromFile], source, config.maxRounds);
   }
 
@@ -108,9 +106,13 @@ export class AgentDirectory {
     const agents = this.agents();
     const agent = agents.get(agentId);
     if (!agent) {
-      throw new OneClawError('agent_not_found', `No agent '${agentId}'. Known agents: ${[...agents.keys()].join(', ')}. Create one with create_agent, or define it in <data>/agents.json.`, {
-        agentId,
-      });
+      throw new OneClawError(
+        'agent_not_found',
+        `No agent '${agentId}'. Known agents: ${[...agents.keys()].join(', ')}. Create one with create_agent, or define it in <data>/agents.json.`,
+        {
+          agentId,
+        },
+      );
     }
     return agent;
   }

@@ -15,12 +15,17 @@ export const attachmentErrors = {
       { declared, ...(found ? { found } : {}) },
     ),
   tooLarge: (limit: number) =>
-    new OneClawError('attachment_too_large', `The file is over the ${byteSize(limit)} attachment limit. Attach a smaller file (or shrink the image, or split the PDF).`, { limitBytes: limit }),
+    new OneClawError('attachment_too_large', `The file is over the ${byteSize(limit)} attachment limit. Attach a smaller file (or shrink the image, or split the PDF).`, {
+      limitBytes: limit,
+    }),
   empty: () => new OneClawError('attachment_empty', 'The file is empty. Attach a file with content.'),
   encoded: (encoding: string) =>
     new OneClawError('unsupported_content_encoding', `Content-Encoding "${encoding}" is not accepted for attachments. Send the file's bytes as they are.`, { encoding }),
   notFound: (hash: string) =>
     new OneClawError('attachment_not_found', `No attachment has the hash ${hash}. Upload the file with POST /api/attachments and use the hash it answers.`, { hash }),
   invalidHash: (hash: string) =>
-    new OneClawError('invalid_attachment_hash', `"${hash.slice(0, 80)}" is not an attachment hash: it is the file's SHA-256 as 64 lowercase hex digits, as POST /api/attachments answers it.`),
+    new OneClawError(
+      'invalid_attachment_hash',
+      `"${hash.slice(0, 80)}" is not an attachment hash: it is the file's SHA-256 as 64 lowercase hex digits, as POST /api/attachments answers it.`,
+    ),
 };

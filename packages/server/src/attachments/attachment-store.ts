@@ -88,7 +88,10 @@ export class AttachmentStore {
 /** A file name as shown and told to the model: its last path part, no control characters, at most 200 characters. */
 export function cleanFileName(name: string | undefined): string | undefined {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 200);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim()
+    .slice(0, 200);
   return clean === '' || clean === '.' || clean === '..' ? undefined : clean;
 }
 
@@ -109,7 +112,7 @@ function writeOnce(target: string, content: Buffer): void {
   try {
     const fd = openSync(temp, 'wx', 0o600);
     try {
-      for (let done = 0; done < content.byteLength; ) done += writeSync(fd, content, done);
+      for (let done = 0; done < content.byteLength;) done += writeSync(fd, content, done);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

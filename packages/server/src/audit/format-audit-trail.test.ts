@@ -68,10 +68,9 @@ describe('formatAuditTrail', () => {
   });
 
   it('says so for a stream with no session start, unreadable events, or a request with no tools', () => {
-    const odd: RecordedEvent[] = [
-      testEvent('x', {}, 'Mystery'),
-      testEvent('r', { provider: 'openai', model: 'm', toolNames: [], schemaTokens: 0 }, 'ModelRequested'),
-    ].map((e, i) => ({ ...e, streamId: 'session-x', revision: i, position: i + 1 }));
+    const odd: RecordedEvent[] = [testEvent('x', {}, 'Mystery'), testEvent('r', { provider: 'openai', model: 'm', toolNames: [], schemaTokens: 0 }, 'ModelRequested')].map(
+      (e, i) => ({ ...e, streamId: 'session-x', revision: i, position: i + 1 }),
+    );
     const out = formatAuditTrail(buildAuditTrail(odd));
     expect(out.split('\n')[0]).toBe('session (no SessionStarted event): 2 events, 1 model request, 1 unreadable (skipped)');
     expect(out).toContain('Mystery         unreadable event (skipped)');

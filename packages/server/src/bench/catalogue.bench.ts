@@ -17,7 +17,9 @@ const BOOTS = Number(process.env.BENCH_BOOTS ?? 5);
 
 async function main(): Promise<void> {
   const cpus = os.cpus();
-  console.log(`# @oneclaw/server: the real catalogue\n\n${new Date().toISOString()} · ${cpus[0]?.model.trim() ?? 'unknown CPU'} · ${cpus.length} cores · Node ${process.version}\n`);
+  console.log(
+    `# @oneclaw/server: the real catalogue\n\n${new Date().toISOString()} · ${cpus[0]?.model.trim() ?? 'unknown CPU'} · ${cpus.length} cores · Node ${process.version}\n`,
+  );
 
   const boots: number[] = [];
   let table = '';
@@ -33,7 +35,9 @@ async function main(): Promise<void> {
   console.log(`${table}\n`);
   boots.sort((a, b) => a - b);
   console.log('## Boot with the full catalogue\n');
-  console.log(`startTestServer (Nest app, SQLite store, tool registration with schema compilation, JS catalogue, listen) over ${BOOTS} boots: median ${ms(boots[Math.floor(boots.length / 2)] ?? 0)}, min ${ms(boots[0] ?? 0)}, max ${ms(boots.at(-1) ?? 0)}.`);
+  console.log(
+    `startTestServer (Nest app, SQLite store, tool registration with schema compilation, JS catalogue, listen) over ${BOOTS} boots: median ${ms(boots[Math.floor(boots.length / 2)] ?? 0)}, min ${ms(boots[0] ?? 0)}, max ${ms(boots.at(-1) ?? 0)}.`,
+  );
 }
 
 function ms(value: number): string {

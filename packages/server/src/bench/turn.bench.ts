@@ -182,7 +182,12 @@ async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: Pa
   for (const secret of secretsOf(config)) redactor.add(secret);
   const provider = config.provider;
   if (!provider?.baseUrl) throw new Error('no provider configured');
-  const configServices = ConfigServices.create({ config, store, redactor, createClient: () => createModelProvider({ kind: 'openai', apiKey: MODEL_KEY, baseUrl: provider.baseUrl, maxRetries: 0 }) });
+  const configServices = ConfigServices.create({
+    config,
+    store,
+    redactor,
+    createClient: () => createModelProvider({ kind: 'openai', apiKey: MODEL_KEY, baseUrl: provider.baseUrl, maxRetries: 0 }),
+  });
   // Never started: these turns schedule nothing, so its launcher is never asked to run a task.
   const scheduledTasks = new ScheduledTaskService({ store, launcher: { run: () => Promise.reject(new Error('no task runs in this benchmark')) }, timeZone: () => config.timeZone });
   const tools = ToolRuntime.start(config, { store, watchUserTools: false, config: configServices, scheduledTasks, ...(inProcess ? { runner: inProcess.runner } : {}) });
@@ -476,7 +481,8 @@ async function main(): Promise<void> {
       console.log('');
       console.log(`EventStore calls per turn: over HTTP ${r.http.storeCalls ?? '?'}; direct ${r.direct.storeCalls ?? '?'}`);
       console.log(`tool durationMs recorded in the tool-result events: p50 ${tool.p50} ms, p99 ${tool.p99} ms (whole ms)`);
-      if (r.http.bytes) console.log(`JSON response (turn result + session view): ${r.http.bytes.first} bytes after turn 1, ${r.http.bytes.last} bytes after turn ${TURNS_PER_SESSION}`);
+      if (r.http.bytes)
+        console.log(`JSON response (turn result + session view): ${r.http.bytes.first} bytes after turn 1, ${r.http.bytes.last} bytes after turn ${TURNS_PER_SESSION}`);
       console.log(
         `ours over HTTP vs in-process core loop: ${(http.p50 / direct.p50).toFixed(2)}× at p50 (${ms(http.p50)} vs ${ms(direct.p50)}), ` +
           `${(http.p99 / direct.p99).toFixed(2)}× at p99 (${ms(http.p99)} vs ${ms(direct.p99)}); HTTP + Nest add ${ms(http.p50 - direct.p50)} at p50`,

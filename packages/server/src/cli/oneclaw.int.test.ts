@@ -36,8 +36,7 @@ describe('oneclaw CLI on a real SQLite store', () => {
     const run = async (command: SessionCommand) => {
       state = (await executeSessionCommand(store, sessionId, command, { now, catalogue, commandId: `cmd${n++}` })).state;
     };
-    const ask = () =>
-      run({ type: 'RecordModelRequest', provider: 'anthropic', model: 'claude-sonnet-4-5', toolNames: activeToolSet(state, catalogue), schemaTokens: 1234 });
+    const ask = () => run({ type: 'RecordModelRequest', provider: 'anthropic', model: 'claude-sonnet-4-5', toolNames: activeToolSet(state, catalogue), schemaTokens: 1234 });
     await run({ type: 'RecordUserMessage', messageId: 'm1', text: 'search my mail' });
     await ask(); // #1: core tools
     await run({

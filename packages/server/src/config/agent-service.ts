@@ -32,10 +32,7 @@ export class AgentService {
     const state = await this.repository.load();
     const providerId = changes.preferredProviderId?.trim();
     if (providerId && !this.providers.exists(state, providerId)) throw configErrors.providerNotFound(providerId);
-    const recorded = await this.repository.record(
-      { type: 'UpdateAgent', agentId, changes, outsideStream: this.directory.isDefinedOutside(agentId) },
-      origin,
-    );
+    const recorded = await this.repository.record({ type: 'UpdateAgent', agentId, changes, outsideStream: this.directory.isDefinedOutside(agentId) }, origin);
     return { agent: this.directory.get(agentId), changed: recorded.events.length > 0 };
   }
 

@@ -1,14 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  CONFIG_STREAM_ID,
-  configAggregate,
-  type ConfigCommand,
-  type ConfigEvent,
-  type ConfigState,
-  type EventEnvelope,
-  type EventStore,
-  type RecordedEvent,
-} from '@oneclaw/core';
+import { CONFIG_STREAM_ID, configAggregate, type ConfigCommand, type ConfigEvent, type ConfigState, type EventEnvelope, type EventStore, type RecordedEvent } from '@oneclaw/core';
 import { AggregateRepository, type AggregateRecorded } from '../persistence/aggregate-repository';
 
 /** Who asked for a change, for the audit trail of the `config` stream. */

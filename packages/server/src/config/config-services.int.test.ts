@@ -24,7 +24,10 @@ describe('ConfigServices.start', () => {
     const logs: string[] = [];
     fixture = configFixture({ store, onLog: (level, message) => logs.push(`${level}: ${message}`) });
     const registry = new ToolRegistry();
-    registry.register({ definition: { name: 'webfetch', description: 'Fetches.', parameters: { type: 'object', properties: {} } }, execute: async () => toolSuccess('') }, { kind: 'built-in', fileName: 'web.ts' });
+    registry.register(
+      { definition: { name: 'webfetch', description: 'Fetches.', parameters: { type: 'object', properties: {} } }, execute: async () => toolSuccess('') },
+      { kind: 'built-in', fileName: 'web.ts' },
+    );
 
     await expect(fixture.services.start(registry)).resolves.toBeUndefined();
     expect(logs).toEqual([expect.stringMatching(/^warn: the configuration stream cannot be read yet \(The cluster is down\.\)/)]);

@@ -140,7 +140,11 @@ describe('configuration over HTTP with FAKE model servers', () => {
     server = await startTestServer({ dataDir, env: serverEnv() });
     await server.api('POST', '/api/sessions', { sessionId: 'maker' });
     envModel.enqueue(
-      fakeReply.toolCall('create_agent', { name: 'Captain Pete', description: 'Talks like a pirate', system_prompt: 'You are Captain Pete. Answer every question in pirate speak.' }),
+      fakeReply.toolCall('create_agent', {
+        name: 'Captain Pete',
+        description: 'Talks like a pirate',
+        system_prompt: 'You are Captain Pete. Answer every question in pirate speak.',
+      }),
       fakeReply.text('Your pirate agent is ready.'),
     );
     await say('maker', 'Make me a pirate agent');
@@ -205,7 +209,9 @@ describe('configuration over HTTP with FAKE model servers', () => {
     const results = await toolResults('env');
     expect(results.filter((r) => r.toolName === 'env_probe').map((r) => r.result)).toEqual(['missing', `length ${secret.length}, checksum ${checksum}`]);
     const events = await eventsOf('env');
-    const setCall = events.flatMap((e) => ((e.data as { toolCalls?: { toolName: string; arguments: Record<string, unknown> }[] }).toolCalls ?? [])).find((c) => c.toolName === 'manage_env_var');
+    const setCall = events
+      .flatMap((e) => (e.data as { toolCalls?: { toolName: string; arguments: Record<string, unknown> }[] }).toolCalls ?? [])
+      .find((c) => c.toolName === 'manage_env_var');
     expect(setCall?.arguments).toEqual({ action: 'set', key: 'PROBE_TOKEN', value: '[Redacted]' });
     const sseStart = streamed.events.find((e) => e.event === 'tool_call_started' && e.data.toolName === 'manage_env_var');
     expect(sseStart?.data.arguments.value).toBe('[Redacted]');

@@ -51,7 +51,8 @@ export class ConfiguredModelResolver implements ModelResolver {
     const preferred = agent.preferredProviderId ? this.providers.usable(state, agent.preferredProviderId) : undefined;
     if (preferred) {
       const fromDefault = state.defaultModel?.providerId === preferred.providerId ? state.defaultModel.modelId : undefined;
-      const model = agent.preferredModelId ?? fromDefault ?? (preferred.ownModel ? agent.model ?? preferred.ownModel : undefined) ?? modelsOf(state, preferred.providerId)[0]?.modelId;
+      const model =
+        agent.preferredModelId ?? fromDefault ?? (preferred.ownModel ? (agent.model ?? preferred.ownModel) : undefined) ?? modelsOf(state, preferred.providerId)[0]?.modelId;
       if (!model) {
         throw notConfigured(
           `Agent '${agent.name}' prefers provider '${preferred.name}', which has no model to use. Set preferred_model_id with update_agent, or give the provider models with fetch_models or add_model.`,

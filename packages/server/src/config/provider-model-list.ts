@@ -66,12 +66,17 @@ async function getJson(connection: ProviderConnection, url: string, headers: Rec
   } catch (error) {
     if (signal.aborted) throw new ProviderError('provider_cancelled', `The ${PROVIDER_LABELS[provider]} model list request was cancelled.`, { provider });
     const reason = redactSecret((error as { cause?: { message?: string }; message?: string }).cause?.message ?? (error as Error).message, connection.apiKey);
-    throw new ProviderError('provider_unavailable', `Could not reach ${PROVIDER_LABELS[provider]} at ${new URL(url).origin} (${reason}); check the provider's api_base_url and that it is running.`, {
-      provider,
-    });
+    throw new ProviderError(
+      'provider_unavailable',
+      `Could not reach ${PROVIDER_LABELS[provider]} at ${new URL(url).origin} (${reason}); check the provider's api_base_url and that it is running.`,
+      {
+        provider,
+      },
+    );
   }
   const text = await response.text();
-  if (!response.ok) throw errorFromHttpStatus({ provider, status: response.status, bodyText: text, headers: response.headers, ...(connection.apiKey ? { secret: connection.apiKey } : {}) });
+  if (!response.ok)
+    throw errorFromHttpStatus({ provider, status: response.status, bodyText: text, headers: response.headers, ...(connection.apiKey ? { secret: connection.apiKey } : {}) });
   try {
     return JSON.parse(text) as unknown;
   } catch {

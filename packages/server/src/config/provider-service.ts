@@ -1,15 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelView, ProviderView as ProviderApiView } from '@oneclaw/api-contract';
-import {
-  configErrors,
-  ENVIRONMENT_PROVIDER_ID,
-  modelsOf,
-  OneClawError,
-  type ConfigState,
-  type ConfiguredProvider,
-  type ModelRef,
-  type ProviderKind,
-} from '@oneclaw/core';
+import { configErrors, ENVIRONMENT_PROVIDER_ID, modelsOf, OneClawError, type ConfigState, type ConfiguredProvider, type ModelRef, type ProviderKind } from '@oneclaw/core';
 import { ProviderError } from '@oneclaw/model-providers';
 import type { SecretRedactor } from '../security/secret-redactor';
 import { ConfigRepository, type ChangeOrigin } from './config-repository';
@@ -116,14 +107,15 @@ export class ProviderService {
     const models = await this.fetchModelList(connection, signal).catch((error: unknown) => {
       // The provider errors' hint names the environment variables; a configured provider's key is set elsewhere.
       if (error instanceof ProviderError && error.code === 'provider_auth_failed' && providerId !== ENVIRONMENT_PROVIDER_ID) {
-        throw new ProviderError('provider_auth_failed', `Provider '${providerId}' refused the key (HTTP ${String(error.details.status)}). The user sets a new one with PUT /api/providers/${providerId}/api-key.`, error.details);
+        throw new ProviderError(
+          'provider_auth_failed',
+          `Provider '${providerId}' refused the key (HTTP ${String(error.details.status)}). The user sets a new one with PUT /api/providers/${providerId}/api-key.`,
+          error.details,
+        );
       }
       throw error;
     });
-    const recorded = await this.deps.repository.record(
-      { type: 'RecordFetchedModels', providerId, models, outsideStream: providerId === ENVIRONMENT_PROVIDER_ID },
-      origin,
-    );
+    const recorded = await this.deps.repository.record({ type: 'RecordFetchedModels', providerId, models, outsideStream: providerId === ENVIRONMENT_PROVIDER_ID }, origin);
     return this.modelViews(recorded.state, providerId);
   }
 

@@ -7,7 +7,6 @@ import { restrictToOwner, safeUnlink, syncDirectory, writePrivateTemp } from '..
 /** Name of the secret file inside the data directory. */
 export const SECRETS_FILE = 'secrets.json';
 
-
 /**
  * A secret with the id of the configuration event that recorded it. The event says a value was
  * set; the id says which setting this value is, so a value left over from an older setting
@@ -51,9 +50,7 @@ export class SecretStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new SecretStore(file, { version: 1, providerApiKeys: {}, envVars: {} }, false);
       throw ioError(file, (error as Error).message);
     }
-    const permissionsFixed = restrictToOwner(file, mode, (error) =>
-      ioError(file, `is readable by other users and cannot be restricted (${error.message}); run chmod 600 on it`),
-    );
+    const permissionsFixed = restrictToOwner(file, mode, (error) => ioError(file, `is readable by other users and cannot be restricted (${error.message}); run chmod 600 on it`));
     return new SecretStore(file, parse(file), permissionsFixed);
   }
 
@@ -122,8 +119,6 @@ function withEntry(map: Record<string, StoredSecret>, key: string, value: Stored
   const { [key]: _old, ...rest } = map;
   return value === undefined ? rest : { ...rest, [key]: value };
 }
-
-
 
 function ioError(file: string, problem: string): OneClawError {
   return new OneClawError('invalid_config', `The secret store ${file} ${problem}.`, { file });

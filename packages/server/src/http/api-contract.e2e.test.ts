@@ -63,8 +63,24 @@ const sessionView: Fields<SessionView> = {
   title: 'required',
   summary: 'required',
 };
-const sessionSummary: Fields<SessionSummary> = { sessionId: 'required', agentId: 'required', startedAt: 'required', lastActivityAt: 'required', revision: 'required', title: 'required' };
-const turnResult: Fields<TurnResult> = { turnId: 'required', reason: 'required', detail: 'required', rounds: 'required', usage: 'required', reply: 'required', revision: 'required', code: 'optional' };
+const sessionSummary: Fields<SessionSummary> = {
+  sessionId: 'required',
+  agentId: 'required',
+  startedAt: 'required',
+  lastActivityAt: 'required',
+  revision: 'required',
+  title: 'required',
+};
+const turnResult: Fields<TurnResult> = {
+  turnId: 'required',
+  reason: 'required',
+  detail: 'required',
+  rounds: 'required',
+  usage: 'required',
+  reply: 'required',
+  revision: 'required',
+  code: 'optional',
+};
 const agentView: Fields<AgentView> = {
   id: 'required',
   name: 'required',

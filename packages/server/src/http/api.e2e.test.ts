@@ -294,7 +294,11 @@ describe('HTTP API on one shared server', () => {
         expect(res.body.detail).toContain(`not valid ${encoding} data`);
       }
       // Inflating fine but holding broken JSON is the JSON's fault, as without compression.
-      expectProblem(await send('/api/sessions/api20/tool-groups', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, zlib.gzipSync('{"groupName":')), 400, 'invalid_json');
+      expectProblem(
+        await send('/api/sessions/api20/tool-groups', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, zlib.gzipSync('{"groupName":')),
+        400,
+        'invalid_json',
+      );
       expect(await typesOf(server, 'api20')).toEqual(['SessionStarted']);
       await expectStillServing('api20');
     });
@@ -745,7 +749,9 @@ describe('rate limiting', () => {
     // Unauthenticated token guessing is limited the same way.
     const guesses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      guesses.push((await bare(server, 'GET', '/api/sessions', { headers: { authorization: `Bearer guess-${i}-0123456789abcdef`, 'x-forwarded-for': `192.0.2.${i + 1}` } })).status);
+      guesses.push(
+        (await bare(server, 'GET', '/api/sessions', { headers: { authorization: `Bearer guess-${i}-0123456789abcdef`, 'x-forwarded-for': `192.0.2.${i + 1}` } })).status,
+      );
     }
     expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
   });
@@ -875,7 +881,11 @@ describe('secrets and failures (API-17 / SEC-07)', () => {
   it('API-17 a store failure after a streamed turn has begun ends the stream with a generic error event, and is logged', async () => {
     await startSession(server, 'mid-stream');
     const repository = server.app.get(SessionRepository);
-    jest.spyOn(repository, 'record').mockRejectedValue(new StorageUnavailableError(`Cannot append to the event store '${server.dataDir}/events.db': disk I/O error (key ${SECRET}).`, { file: `${server.dataDir}/events.db` }));
+    jest
+      .spyOn(repository, 'record')
+      .mockRejectedValue(
+        new StorageUnavailableError(`Cannot append to the event store '${server.dataDir}/events.db': disk I/O error (key ${SECRET}).`, { file: `${server.dataDir}/events.db` }),
+      );
 
     const streamed = await server.stream('/api/sessions/mid-stream/messages', { text: 'hello' });
     expect(streamed.status).toBe(200);

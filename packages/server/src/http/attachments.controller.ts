@@ -29,7 +29,11 @@ export class AttachmentsController {
       'Content-Type must be one of image/png, image/jpeg, image/gif, image/webp, application/pdf (otherwise 415 attachment_type_unsupported) and match the bytes (415 attachment_type_mismatch). Over the limit: 413 attachment_too_large. Uploading the same bytes again answers the same hash.',
   })
   @ApiHeader({ name: 'X-Attachment-Name', required: false, description: 'The file name, percent-encoded UTF-8 (encodeURIComponent).' })
-  async upload(@Req() req: IncomingMessage, @Headers('content-type') contentType: string | undefined, @Headers(ATTACHMENT_NAME_HEADER) rawName: string | undefined): Promise<AttachmentRef> {
+  async upload(
+    @Req() req: IncomingMessage,
+    @Headers('content-type') contentType: string | undefined,
+    @Headers(ATTACHMENT_NAME_HEADER) rawName: string | undefined,
+  ): Promise<AttachmentRef> {
     const mediaType = allowedMediaType(contentType);
     const encoding = (req.headers['content-encoding'] ?? 'identity').toString().trim().toLowerCase();
     // Refused before a byte is read; the rest of the body is drained so the answer reaches the client.

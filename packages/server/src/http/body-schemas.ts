@@ -24,7 +24,11 @@ export const sendMessageBody = {
   additionalProperties: false,
   properties: {
     // Optional so a message can be files only; no text and no files is `400 message_empty` (the handler's rule).
-    text: { type: 'string', maxLength: 100_000, description: 'The user message. Exactly "/clear" clears the session instead (and "/compact" compacts it). May be empty or left out when `attachments` has at least one file.' },
+    text: {
+      type: 'string',
+      maxLength: 100_000,
+      description: 'The user message. Exactly "/clear" clears the session instead (and "/compact" compacts it). May be empty or left out when `attachments` has at least one file.',
+    },
     attachments: {
       type: 'array',
       maxItems: MAX_ATTACHMENTS_PER_MESSAGE,
@@ -77,7 +81,13 @@ export const providerApiKeyBody = {
   additionalProperties: false,
   required: ['apiKey'],
   properties: {
-    apiKey: { type: 'string', minLength: 1, maxLength: 4096, pattern: '^[\\x21-\\x7e]+$', description: 'The API key (visible ASCII, no spaces). Write-only: it is never returned.' },
+    apiKey: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'The API key (visible ASCII, no spaces). Write-only: it is never returned.',
+    },
   },
 };
 
@@ -106,8 +116,17 @@ export const createProviderBody = {
   required: ['name', 'kind', 'apiBaseUrl'],
   properties: {
     name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.providerName, description: 'A name for people, e.g. "Local Ollama".' },
-    kind: { type: 'string', enum: [...PROVIDER_KINDS], description: 'The API the provider speaks; openai covers every OpenAI-compatible server (Ollama, vLLM, llama.cpp, OpenRouter).' },
-    apiBaseUrl: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.url, description: 'Base URL of the API, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1. No key in it.' },
+    kind: {
+      type: 'string',
+      enum: [...PROVIDER_KINDS],
+      description: 'The API the provider speaks; openai covers every OpenAI-compatible server (Ollama, vLLM, llama.cpp, OpenRouter).',
+    },
+    apiBaseUrl: {
+      type: 'string',
+      minLength: 1,
+      maxLength: CONFIG_LIMITS.url,
+      description: 'Base URL of the API, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1. No key in it.',
+    },
     apiKey: { ...apiKeyField, description: 'Optional: stored in the secret store as PUT /api/providers/{id}/api-key does. Write-only: it is never returned.' },
   },
 };
@@ -156,7 +175,12 @@ export const defaultModelBody = {
   additionalProperties: false,
   required: ['providerId', 'modelId'],
   properties: {
-    providerId: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.referenceId, description: 'A provider id from GET /api/providers (env: the provider set by environment variables).' },
+    providerId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: CONFIG_LIMITS.referenceId,
+      description: 'A provider id from GET /api/providers (env: the provider set by environment variables).',
+    },
     modelId: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.modelId, description: 'One of that provider\u2019s models.' },
   },
 };

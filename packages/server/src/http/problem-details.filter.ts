@@ -90,9 +90,7 @@ export function toProblem(exception: unknown): Problem {
     if (status === 400 && /JSON/.test(exception.message)) {
       return problem(400, 'invalid_json', 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json.');
     }
-    return status === 404
-      ? problem(404, 'not_found', 'No such route. See docs/api.md for the API.')
-      : problem(status, `http_${status}`, exception.message);
+    return status === 404 ? problem(404, 'not_found', 'No such route. See docs/api.md for the API.') : problem(status, `http_${status}`, exception.message);
   }
   return problem(500, 'internal_error', INTERNAL_DETAIL);
 }

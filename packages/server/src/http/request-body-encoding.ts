@@ -94,7 +94,10 @@ function translate(error: unknown, req: RequestLike): unknown {
     // Usually nobody is left to read the answer, but it must not be logged as a server fault.
     case 'request.aborted':
     case 'request.size.invalid':
-      return new OneClawError('invalid_body', 'The request body ended before the length its Content-Length header announced. Send the whole body, with a Content-Length that matches it.');
+      return new OneClawError(
+        'invalid_body',
+        'The request body ended before the length its Content-Length header announced. Send the whole body, with a Content-Length that matches it.',
+      );
   }
   const encoding = contentEncodingOf(req);
   if (type === undefined && status === 400 && encoding !== 'identity') {

@@ -108,7 +108,12 @@ describe('S6 settings: providers and models', () => {
       }),
     ]);
 
-    const created = await api('POST', '/api/providers', { name: 'Local server', kind: 'openai', apiBaseUrl: localModel.url, apiKey: LOCAL_KEY }, { 'idempotency-key': 'create-local' });
+    const created = await api(
+      'POST',
+      '/api/providers',
+      { name: 'Local server', kind: 'openai', apiBaseUrl: localModel.url, apiKey: LOCAL_KEY },
+      { 'idempotency-key': 'create-local' },
+    );
     expect(created.status).toBe(201);
     const providerId = created.body.providerId as string;
     expect(created.body).toEqual({
@@ -123,7 +128,12 @@ describe('S6 settings: providers and models', () => {
       models: [],
     });
     // A retried create (same Idempotency-Key) answers with the same provider and adds nothing.
-    const retried = await api('POST', '/api/providers', { name: 'Local server', kind: 'openai', apiBaseUrl: localModel.url, apiKey: LOCAL_KEY }, { 'idempotency-key': 'create-local' });
+    const retried = await api(
+      'POST',
+      '/api/providers',
+      { name: 'Local server', kind: 'openai', apiBaseUrl: localModel.url, apiKey: LOCAL_KEY },
+      { 'idempotency-key': 'create-local' },
+    );
     expect(retried).toMatchObject({ status: 201, body: { providerId, apiKey: 'set' } });
     expect((await api('GET', '/api/providers')).body.providers).toHaveLength(2);
 
@@ -164,7 +174,8 @@ describe('S6 settings: providers and models', () => {
     const events = await configEvents();
     expect(typesOf(events)).toEqual(['ProviderCreated', 'ProviderApiKeySet', 'ModelsFetched', 'ModelAdded', 'DefaultModelSet', 'ModelDeleted', 'ProviderUpdated']);
     const audit = await api('GET', '/api/config/events');
-    for (const text of [audit.text, created.text, renamed.text, (await api('GET', '/api/providers')).text, rawStore(), server?.logLines.text() ?? '']) expect(text).not.toContain(LOCAL_KEY);
+    for (const text of [audit.text, created.text, renamed.text, (await api('GET', '/api/providers')).text, rawStore(), server?.logLines.text() ?? ''])
+      expect(text).not.toContain(LOCAL_KEY);
     expect(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).toContain(LOCAL_KEY);
 
     // Everything survives a restart on the same data directory, the key included.
@@ -222,7 +233,9 @@ describe('S6 settings: providers and models', () => {
     expectProblem(await api('DELETE', `/api/providers/${providerId}/models/not-listed`), 404, 'model_not_found');
     expectProblem(await api('PUT', '/api/default-model', { providerId }), 400, 'invalid_body');
     // Model ids with a slash (OpenRouter's vendor/model) work when the client encodes them in the path.
-    expect((await api('POST', `/api/providers/${providerId}/models`, { modelId: 'vendor/model-x' })).body.models).toEqual([{ modelId: 'vendor/model-x', source: 'added', isDefault: false }]);
+    expect((await api('POST', `/api/providers/${providerId}/models`, { modelId: 'vendor/model-x' })).body.models).toEqual([
+      { modelId: 'vendor/model-x', source: 'added', isDefault: false },
+    ]);
     expect((await api('DELETE', `/api/providers/${providerId}/models/${encodeURIComponent('vendor/model-x')}`)).status).toBe(204);
     await api('POST', `/api/providers/${providerId}/models`, { modelId: 'm1' });
     await api('PATCH', `/api/providers/${providerId}`, { isActive: false });
@@ -266,14 +279,35 @@ describe('S6 settings: agents', () => {
     expect((await api('POST', '/api/agents', body, { 'idempotency-key': 'make-pete' })).body.id).toBe(agentId);
     expect((await api('GET', '/api/agents')).body.agents).toHaveLength(2);
 
-    const changed = await api('PATCH', `/api/agents/${agentId}`, { description: null, preferredProviderId: 'env', preferredModelId: 'claude-pirate' }, { 'idempotency-key': 'patch-pete' });
+    const changed = await api(
+      'PATCH',
+      `/api/agents/${agentId}`,
+      { description: null, preferredProviderId: 'env', preferredModelId: 'claude-pirate' },
+      { 'idempotency-key': 'patch-pete' },
+    );
     expect(changed.status).toBe(200);
-    expect(changed.body).toEqual({ id: agentId, name: 'Captain Pete', systemPrompt: body.systemPrompt, source: 'config', deletable: true, preferredProviderId: 'env', preferredModelId: 'claude-pirate', maxRounds: expect.any(Number) });
-    expect((await api('PATCH', `/api/agents/${agentId}`, { description: null, preferredProviderId: 'env', preferredModelId: 'claude-pirate' }, { 'idempotency-key': 'patch-pete' })).status).toBe(200);
+    expect(changed.body).toEqual({
+      id: agentId,
+      name: 'Captain Pete',
+      systemPrompt: body.systemPrompt,
+      source: 'config',
+      deletable: true,
+      preferredProviderId: 'env',
+      preferredModelId: 'claude-pirate',
+      maxRounds: expect.any(Number),
+    });
+    expect(
+      (await api('PATCH', `/api/agents/${agentId}`, { description: null, preferredProviderId: 'env', preferredModelId: 'claude-pirate' }, { 'idempotency-key': 'patch-pete' }))
+        .status,
+    ).toBe(200);
     const limited = await api('PATCH', `/api/agents/${agentId}`, { allowedTools: ['get_current_time', 'create_agent'] });
     expect(limited.body.allowedTools).toEqual(['get_current_time', 'create_agent']);
     // The default agent can be changed (an overlay in the stream), not deleted.
-    expect((await api('PATCH', '/api/agents/default', { systemPrompt: 'You are a terse assistant.' })).body).toMatchObject({ id: 'default', systemPrompt: 'You are a terse assistant.', source: 'default' });
+    expect((await api('PATCH', '/api/agents/default', { systemPrompt: 'You are a terse assistant.' })).body).toMatchObject({
+      id: 'default',
+      systemPrompt: 'You are a terse assistant.',
+      source: 'default',
+    });
     expectProblem(await api('DELETE', '/api/agents/default'), 409, 'read_only');
 
     // The created agent starts a session, with its preferred model and its prompt.
@@ -320,7 +354,13 @@ describe('S6 settings: agents', () => {
 describe('S6 settings: tools', () => {
   it('S6 tools grouped by source file carry enabled and description, group files their group description', async () => {
     await boot();
-    const sources = (await api('GET', '/api/tools')).body.sources as { fileName: string; group?: string; description?: string; tools: { name: string; description: string; enabled: boolean }[]; problems: unknown[] }[];
+    const sources = (await api('GET', '/api/tools')).body.sources as {
+      fileName: string;
+      group?: string;
+      description?: string;
+      tools: { name: string; description: string; enabled: boolean }[];
+      problems: unknown[];
+    }[];
     for (const source of sources) {
       for (const tool of source.tools) expect(tool).toEqual(expect.objectContaining({ enabled: true, description: expect.any(String) }));
       expect(source.tools.every((t) => t.description.length > 0)).toBe(true);
@@ -379,7 +419,10 @@ describe('S6 settings: tools', () => {
     await boot();
     const listed = await api('GET', '/api/tool-groups');
     expect(listed.status).toBe(200);
-    const { groups, schemaTokens } = listed.body as { groups: { name: string; schemaTokens: number; toolNames: string[] }[]; schemaTokens: { format: string; core: number; all: number } };
+    const { groups, schemaTokens } = listed.body as {
+      groups: { name: string; schemaTokens: number; toolNames: string[] }[];
+      schemaTokens: { format: string; core: number; all: number };
+    };
     expect(schemaTokens.format).toBe('anthropic');
     for (const g of groups) expect(g.schemaTokens).toBeGreaterThan(0);
     expect(schemaTokens.all).toBeGreaterThan(schemaTokens.core);

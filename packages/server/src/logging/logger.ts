@@ -66,9 +66,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     },
     hooks: {
       logMethod(args, method) {
-        const scrubbed = args.map((arg: unknown) =>
-          typeof arg === 'string' || arg instanceof Error ? redactor.redactValue(arg) : arg,
-        ) as Parameters<typeof method>;
+        const scrubbed = args.map((arg: unknown) => (typeof arg === 'string' || arg instanceof Error ? redactor.redactValue(arg) : arg)) as Parameters<typeof method>;
         method.apply(this, scrubbed);
       },
       streamWrite: (line) => redactor.redactText(line),

@@ -1,13 +1,4 @@
-import {
-  deterministicIds,
-  foldAggregate,
-  stampEvents,
-  StreamRevisionConflictError,
-  type Aggregate,
-  type EventEnvelope,
-  type EventStore,
-  type RecordedEvent,
-} from '@oneclaw/core';
+import { deterministicIds, foldAggregate, stampEvents, StreamRevisionConflictError, type Aggregate, type EventEnvelope, type EventStore, type RecordedEvent } from '@oneclaw/core';
 
 /** The aggregate as of one revision of its stream. */
 export interface AggregateSnapshot<S> {
@@ -80,11 +71,15 @@ export class AggregateRepository<S, C, E extends EventEnvelope> {
       const current = await this.load();
       const drafts = this.aggregate.decide(command, current.state, { now: this.now() });
       // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
-      const events = stampEvents<E>(drafts, {
-        now: this.now,
-        newId: deterministicIds(options.commandId),
-        ...(options.correlationId ? { correlationId: options.correlationId } : {}),
-      }, this.aggregate.schemaVersion);
+      const events = stampEvents<E>(
+        drafts,
+        {
+          now: this.now,
+          newId: deterministicIds(options.commandId),
+          ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+        },
+        this.aggregate.schemaVersion,
+      );
       if (events.length === 0) return { ...current, events };
       try {
         const result = await this.store.append(this.aggregate.streamId, events, { expectedRevision: current.revision });

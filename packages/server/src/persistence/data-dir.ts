@@ -35,7 +35,11 @@ function explain(dataDir: string, error: NodeJS.ErrnoException): DataDirUnusable
   if (blocker !== undefined) {
     return new DataDirUnusableError(dataDir, `cannot be created: ${blocker} on its path is a file, not a directory`, `${pointElsewhere} whose parents are directories.`);
   }
-  return new DataDirUnusableError(dataDir, `cannot be created (${error.code ?? error.message})`, `Make its parent writable by the server's user, or set ONECLAW_DATA_DIR to another directory.`);
+  return new DataDirUnusableError(
+    dataDir,
+    `cannot be created (${error.code ?? error.message})`,
+    `Make its parent writable by the server's user, or set ONECLAW_DATA_DIR to another directory.`,
+  );
 }
 
 /** The data directory itself or the nearest of its parents that exists but is not a directory. */

@@ -30,7 +30,15 @@ it('a task run cut off by SIGKILL while the fake model answers is finished as in
 
   const model = await startFakeModelServer('anthropic', { apiKey: KEY });
   servers.also(() => model.close());
-  const env = { ONECLAW_DATA_DIR: dataDir, PORT: '0', ONECLAW_API_TOKEN: TOKEN, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, ONECLAW_LOG: 'warn', ONECLAW_TIMEZONE: 'UTC' };
+  const env = {
+    ONECLAW_DATA_DIR: dataDir,
+    PORT: '0',
+    ONECLAW_API_TOKEN: TOKEN,
+    ANTHROPIC_API_KEY: KEY,
+    ANTHROPIC_BASE_URL: model.url,
+    ONECLAW_LOG: 'warn',
+    ONECLAW_TIMEZONE: 'UTC',
+  };
   const api = (url: string, method: string, route: string, body?: unknown) => callServer(url, TOKEN, method, route, body);
   const first = servers.start(env);
   const url1 = await first.url();

@@ -137,10 +137,7 @@ export class ScheduledTaskService {
 
   /** Applies the changes; `changed` is false when they changed nothing. */
   async update(taskId: string, changes: TaskChanges): Promise<{ view: TaskView; changed: boolean }> {
-    const recorded = await this.repository.record(
-      { type: 'UpdateTask', taskId, ...changes, timeZone: this.timeZone() },
-      { commandId: `update:${taskId}:${randomUUID()}` },
-    );
+    const recorded = await this.repository.record({ type: 'UpdateTask', taskId, ...changes, timeZone: this.timeZone() }, { commandId: `update:${taskId}:${randomUUID()}` });
     const task = recorded.state.tasks.get(taskId.trim());
     if (!task) throw new OneClawError('not_found', `Scheduled task '${taskId}' was deleted meanwhile.`);
     return { view: this.viewOf(task), changed: recorded.events.length > 0 };
@@ -161,7 +158,8 @@ export class ScheduledTaskService {
   async runNow(taskId: string, origin: { sessionId?: string; callId?: string } = {}): Promise<StartedRun> {
     this.assertCanRun();
     const id = taskId.trim();
-    const key = origin.sessionId && origin.callId ? createHash('sha256').update(`${origin.sessionId}\n${origin.callId}`).digest('hex').slice(0, 12) : randomBytes(6).toString('hex');
+    const key =
+      origin.sessionId && origin.callId ? createHash('sha256').update(`${origin.sessionId}\n${origin.callId}`).digest('hex').slice(0, 12) : randomBytes(6).toString('hex');
     const runId = `${id}-run-${key}`;
     const recorded = await this.repository.record({ type: 'StartTaskRun', taskId: id, runId, sessionId: runId, trigger: 'manual' }, { commandId: `${runId}:start` });
     const started: StartedRun = { taskId: id, runId, sessionId: runId, late: false, alreadyStarted: recorded.events.length === 0 };

@@ -26,9 +26,11 @@ export class ScheduledTasksLifecycle implements OnApplicationBootstrap, BeforeAp
     this.service.start();
     // Cut-off turns were closed at module init (CutOffTurnsLifecycle); the runs they belonged to
     // are finished now, before the scheduler can start new ones.
-    await this.service.finishCutOffRuns((sessionId) => runTurnState(this.sessions, sessionId), this.identity.silenceLimitMs).catch((error: unknown) => {
-      this.logger.warn({ component: 'scheduled-tasks' }, `could not finish cut-off runs: ${(error as Error)?.message ?? String(error)}`);
-    });
+    await this.service
+      .finishCutOffRuns((sessionId) => runTurnState(this.sessions, sessionId), this.identity.silenceLimitMs)
+      .catch((error: unknown) => {
+        this.logger.warn({ component: 'scheduled-tasks' }, `could not finish cut-off runs: ${(error as Error)?.message ?? String(error)}`);
+      });
     await this.scheduler.start();
   }
 

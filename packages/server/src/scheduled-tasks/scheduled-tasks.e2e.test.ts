@@ -34,8 +34,7 @@ describe('scheduled tasks over HTTP with a fake Anthropic model (issue 6)', () =
     ONECLAW_TIMEZONE: ZONE,
   });
   const events = async (sessionId: string): Promise<RecordedEvent[]> => (await server.api('GET', `/api/sessions/${sessionId}/events`)).body.events;
-  const messages = async (sessionId: string): Promise<Message[]> =>
-    (await events(sessionId)).filter((e) => e.type === 'MessageSent').map((e) => e.data as Message);
+  const messages = async (sessionId: string): Promise<Message[]> => (await events(sessionId)).filter((e) => e.type === 'MessageSent').map((e) => e.data as Message);
   /** One chat turn in which the model makes exactly this tool call (then `later` is queued); resolves with the tool's result. */
   async function modelCalls(toolName: string, args: object, ...later: FakeReply[]): Promise<Message> {
     model.enqueue(fakeReply.toolCall(toolName, args), ...later);

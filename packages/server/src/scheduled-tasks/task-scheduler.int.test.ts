@@ -33,7 +33,13 @@ describe('two schedulers on one SQLite store', () => {
       },
     };
     let n = 0;
-    const service = new ScheduledTaskService({ store, launcher, timeZone: () => 'Europe/Berlin', now: () => clock.now, newTaskId: () => `task-${store === stores[0] ? 'a' : 'b'}${++n}` });
+    const service = new ScheduledTaskService({
+      store,
+      launcher,
+      timeZone: () => 'Europe/Berlin',
+      now: () => clock.now,
+      newTaskId: () => `task-${store === stores[0] ? 'a' : 'b'}${++n}`,
+    });
     service.start();
     const scheduler = new TaskScheduler({ service, now: () => clock.now });
     return { store, service, scheduler, requests };
@@ -56,13 +62,7 @@ describe('two schedulers on one SQLite store', () => {
     await Promise.all([a.service.whenIdle(), b.service.whenIdle()]);
 
     const ran = [...a.requests, ...b.requests].map((r) => r.sessionId).sort();
-    expect(ran).toEqual([
-      'task-a1-20260302T0800Z',
-      'task-a1-20260303T0800Z',
-      'task-a1-20260304T0800Z',
-      'task-a2-20260302T0800Z',
-      'task-b1-20260303T0800Z',
-    ]);
+    expect(ran).toEqual(['task-a1-20260302T0800Z', 'task-a1-20260303T0800Z', 'task-a1-20260304T0800Z', 'task-a2-20260302T0800Z', 'task-b1-20260303T0800Z']);
     const stream = await a.store.readStream(SCHEDULED_TASKS_STREAM_ID);
     expect(stream.filter((e) => e.type === 'TaskRunStarted')).toHaveLength(5);
     expect(stream.filter((e) => e.type === 'TaskRunFinished')).toHaveLength(5);

@@ -283,7 +283,9 @@ describe('TaskScheduler.tick', () => {
     server.launcher.answer = (request) =>
       request.prompt === 'Run Doomed.'
         ? new Promise((resolve) => (finishDoomed = () => resolve({ reason: 'completed', detail: 'done' })))
-        : new Promise((resolve) => request.signal.addEventListener('abort', () => resolve({ reason: 'cancelled', detail: 'The turn was cancelled (the server is shutting down).' })));
+        : new Promise((resolve) =>
+            request.signal.addEventListener('abort', () => resolve({ reason: 'cancelled', detail: 'The turn was cancelled (the server is shutting down).' })),
+          );
 
     server.clock = new Date('2026-03-01T10:00:00Z');
     const started = await server.scheduler.tick(server.clock);

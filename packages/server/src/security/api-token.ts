@@ -13,7 +13,6 @@ export const MIN_API_TOKEN_LENGTH = 16;
 /** Visible ASCII only: the token travels in an HTTP header and a URL query. */
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
 
-
 export interface ApiTokenResult {
   readonly token: string;
   /** True when this call generated the token: print it once so the user can sign in. */
@@ -52,7 +51,13 @@ export interface ApiTokenOptions {
 export function loadOrCreateApiToken(dataDir: string, options: ApiTokenOptions = {}): ApiTokenResult {
   const file = path.join(dataDir, API_TOKEN_FILE);
   if (options.envToken !== undefined) {
-    return { token: checkedToken(options.envToken, 'ONECLAW_API_TOKEN', 'Set it to at least 16 random characters, e.g. `openssl rand -base64 32`.'), created: false, file, source: 'env', permissionsFixed: false };
+    return {
+      token: checkedToken(options.envToken, 'ONECLAW_API_TOKEN', 'Set it to at least 16 random characters, e.g. `openssl rand -base64 32`.'),
+      created: false,
+      file,
+      source: 'env',
+      permissionsFixed: false,
+    };
   }
   const existing = readTokenFile(file);
   if (existing !== undefined) return { ...existing, created: false, file, source: 'file' };
@@ -74,11 +79,9 @@ function sha256(text: string): Buffer {
 function checkedToken(raw: string, origin: string, fix: string): string {
   const token = raw.trim();
   if (token.length < MIN_API_TOKEN_LENGTH || !TOKEN_CHARS.test(token)) {
-    throw new OneClawError(
-      'invalid_config',
-      `${origin} must be at least ${MIN_API_TOKEN_LENGTH} visible ASCII characters without spaces (got ${token.length}). ${fix}`,
-      { minLength: MIN_API_TOKEN_LENGTH },
-    );
+    throw new OneClawError('invalid_config', `${origin} must be at least ${MIN_API_TOKEN_LENGTH} visible ASCII characters without spaces (got ${token.length}). ${fix}`, {
+      minLength: MIN_API_TOKEN_LENGTH,
+    });
   }
   return token;
 }
@@ -94,7 +97,11 @@ function readTokenFile(file: string): { token: string; permissionsFixed: boolean
     throw error instanceof OneClawError ? error : ioError(file, (error as Error).message, 'Check ONECLAW_DATA_DIR');
   }
   const permissionsFixed = restrictToOwner(file, mode, (error) =>
-    ioError(file, `is readable by other users (mode ${(mode & 0o777).toString(8)}) and cannot be restricted: ${error.message}`, 'Run `chmod 600` on it, or set ONECLAW_API_TOKEN instead'),
+    ioError(
+      file,
+      `is readable by other users (mode ${(mode & 0o777).toString(8)}) and cannot be restricted: ${error.message}`,
+      'Run `chmod 600` on it, or set ONECLAW_API_TOKEN instead',
+    ),
   );
   let content: string;
   try {
@@ -155,8 +162,6 @@ function publish(temp: string, file: string): boolean {
     throw ioError(file, `cannot be written: ${(error as Error).message}`, 'Make ONECLAW_DATA_DIR writable, or set ONECLAW_API_TOKEN');
   }
 }
-
-
 
 function ioError(file: string, problem: string, fix: string): OneClawError {
   return new OneClawError('invalid_config', `The API token file ${file} ${problem}. ${fix}.`, { file });

@@ -25,10 +25,7 @@ interface FakeRequest {
   query: Record<string, unknown>;
 }
 
-function contextFor(
-  request: Partial<FakeRequest>,
-  target: { controller: new () => object; handler: string } = { controller: PrivateController, handler: 'list' },
-) {
+function contextFor(request: Partial<FakeRequest>, target: { controller: new () => object; handler: string } = { controller: PrivateController, handler: 'list' }) {
   const headersSet: Record<string, string> = {};
   const req: FakeRequest = { method: 'GET', headers: {}, query: {}, ...request };
   const res = { setHeader: (name: string, value: string) => void (headersSet[name.toLowerCase()] = value) };

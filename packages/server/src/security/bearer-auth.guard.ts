@@ -11,7 +11,7 @@ export const API_TOKEN = Symbol('ApiToken');
 export const ACCESS_TOKEN_QUERY_PARAM = 'access_token';
 
 const WHERE_THE_TOKEN_IS =
-  'The token is in the `api-token` file in the server\'s data directory (ONECLAW_DATA_DIR, default ./data) ' +
+  "The token is in the `api-token` file in the server's data directory (ONECLAW_DATA_DIR, default ./data) " +
   'and was printed once when the server first started; ONECLAW_API_TOKEN sets it instead.';
 
 /**

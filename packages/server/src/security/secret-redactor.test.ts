@@ -137,7 +137,7 @@ describe('SecretRedactor.redactValue (SEC-02/SEC-03)', () => {
     expect(error.message).toBe(`outer ${KEY}`);
   });
 
-  it('does not let a __proto__ key change the copy\'s prototype', () => {
+  it("does not let a __proto__ key change the copy's prototype", () => {
     const r = new SecretRedactor();
     const output = r.redactValue(JSON.parse('{"__proto__": {"polluted": true}}') as object) as Record<string, unknown>;
     expect(Object.getPrototypeOf(output)).toBe(Object.prototype);

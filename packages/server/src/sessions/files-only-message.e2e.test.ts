@@ -89,7 +89,10 @@ describe('a message of files only (issue 15; FAKE models)', () => {
 
       const events = (await server.api('GET', '/api/sessions/files/events')).body.events as RecordedEvent[];
       expect(userMessages(events)).toEqual([
-        expect.objectContaining({ text: '', attachments: [expect.objectContaining({ name: 'cat.png', mediaType: 'image/png' }), expect.objectContaining({ name: 'report.pdf', mediaType: 'application/pdf' })] }),
+        expect.objectContaining({
+          text: '',
+          attachments: [expect.objectContaining({ name: 'cat.png', mediaType: 'image/png' }), expect.objectContaining({ name: 'report.pdf', mediaType: 'application/pdf' })],
+        }),
       ]);
 
       // One user message; its only text is the notes, and no text anywhere in the request is blank.

@@ -40,11 +40,7 @@ describe('SessionRepository: cached projection keyed by revision, appends with t
     const store = new InMemoryEventStore();
     const writers = [new SessionRepository(store, testCatalogue()), new SessionRepository(store, testCatalogue())];
     await writers[0]!.record('s', { type: 'StartSession', sessionId: 's', agentId: 'a' }, { commandId: 'start' });
-    await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        writers[i % 2]!.record('s', { type: 'RecordUserMessage', messageId: `m${i}`, text: `t${i}` }, { commandId: `m${i}` }),
-      ),
-    );
+    await Promise.all(Array.from({ length: 20 }, (_, i) => writers[i % 2]!.record('s', { type: 'RecordUserMessage', messageId: `m${i}`, text: `t${i}` }, { commandId: `m${i}` })));
     const events = (await store.readStream(sessionStreamId('s'))) as RecordedEvent<{ type: string; data: { text?: string }; metadata: never }>[];
     expect(events.map((e) => e.revision)).toEqual(events.map((_, i) => i));
     expect(new Set(events.slice(1).map((e) => e.data.text)).size).toBe(20);

@@ -85,9 +85,11 @@ export class SessionRepository {
     const previous = this.writing.get(sessionId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.recordNow(sessionId, command, options));
     this.writing.set(sessionId, next);
-    void next.finally(() => {
-      if (this.writing.get(sessionId) === next) this.writing.delete(sessionId);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.writing.get(sessionId) === next) this.writing.delete(sessionId);
+      })
+      .catch(() => undefined);
     return next;
   }
 

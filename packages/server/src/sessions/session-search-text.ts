@@ -42,5 +42,7 @@ export function normalizeForSearch(text: string): string {
 
 /** A query's words, each to be found somewhere (in any order) in the title or the messages. */
 export function searchTerms(query: string): string[] {
-  return normalizeForSearch(query).split(' ').filter((t) => t !== '');
+  return normalizeForSearch(query)
+    .split(' ')
+    .filter((t) => t !== '');
 }

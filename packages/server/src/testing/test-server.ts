@@ -116,7 +116,10 @@ export function parseSse(text: string): SseEvent[] {
   for (const block of text.split('\n\n')) {
     const lines = block.split('\n').filter((l) => l && !l.startsWith(':'));
     const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-    const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+    const data = lines
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => l.slice(6))
+      .join('\n');
     if (event) events.push({ event, data: data ? JSON.parse(data) : undefined });
   }
   return events;

@@ -139,8 +139,7 @@ export class ToolRuntime {
         : new UserToolsWatcher({
             catalogue,
             folder: paths.userTools,
-            onChange: (change) =>
-              options.onLog?.('info', `user tools reloaded: [${change.changed.map((f) => f.fileName).join(', ')}], removed: [${change.removed.join(', ')}]`),
+            onChange: (change) => options.onLog?.('info', `user tools reloaded: [${change.changed.map((f) => f.fileName).join(', ')}], removed: [${change.removed.join(', ')}]`),
             onError: (error) => options.onLog?.('warn', `user tools folder: ${error.message}`),
           }).start();
     if (runner instanceof WorkerJsRunner) void runner.warmUp();

@@ -90,7 +90,10 @@ describe('agent loop over HTTP with a fake Anthropic model and the fake Google A
     const kinds = first.events.map((e) => e.event);
     expect(kinds[0]).toBe('turn_started');
     expect(kinds).toEqual(expect.arrayContaining(['model_requested', 'text_delta', 'tool_call_started', 'tool_call_finished', 'group_loaded', 'turn_finished', 'done']));
-    const deltas = first.events.filter((e) => e.event === 'text_delta').map((e) => e.data.text).join('');
+    const deltas = first.events
+      .filter((e) => e.event === 'text_delta')
+      .map((e) => e.data.text)
+      .join('');
     expect(deltas).toContain('Grace Hopper');
     const finished = first.events.find((e) => e.event === 'turn_finished') as SseEvent;
     expect(finished.data).toMatchObject({ reason: 'completed', rounds: 3 });
@@ -175,7 +178,9 @@ describe('agent loop over HTTP with a fake Anthropic model and the fake Google A
     expect(turn.body).toMatchObject({ reason: 'completed', rounds: 2 });
     const events = await eventsOf(server, 'time');
     expect(ofType(events, 'ToolGroupLoaded')).toEqual([]);
-    const result = ofType(events, 'MessageSent').map((e) => e.data as { role: string; status?: string; result?: string }).find((d) => d.role === 'tool');
+    const result = ofType(events, 'MessageSent')
+      .map((e) => e.data as { role: string; status?: string; result?: string })
+      .find((d) => d.role === 'tool');
     expect(result?.status).toBe('success');
     expect(result?.result).toMatch(/\d{4}-\d{2}-\d{2}T/);
     // The model got the result in the T6 envelope, as a tool_result block.
@@ -321,7 +326,9 @@ describe('agent loop over HTTP with a fake Anthropic model and the fake Google A
     const next = await server.api('POST', '/api/sessions/crash/messages', { text: 'second' });
     expect(next.body.reason).toBe('completed');
     const events = await eventsOf(server, 'crash');
-    const interrupted = ofType(events, 'MessageSent').map((e) => e.data as { role: string; callId?: string; errorType?: string }).find((d) => d.role === 'tool');
+    const interrupted = ofType(events, 'MessageSent')
+      .map((e) => e.data as { role: string; callId?: string; errorType?: string })
+      .find((d) => d.role === 'tool');
     expect(interrupted).toMatchObject({ callId: 'toolu_1', errorType: 'interrupted' });
     expect(ofType(events, 'TurnFinished').map((e) => (e.data as { reason: string }).reason)).toEqual(['interrupted', 'completed']);
     // Every tool_use in the history sent has its tool_result (Anthropic refuses the request otherwise).
@@ -368,10 +375,7 @@ describe('agents (T5)', () => {
   it('an agent sees and runs only its allowed tools; load_tool_group lists only those', async () => {
     const model = await startFakeModelServer('anthropic', { apiKey: MODEL_KEY });
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-agents-'));
-    writeFileSync(
-      path.join(dataDir, 'agents.json'),
-      JSON.stringify([{ id: 'mailer', systemPrompt: 'You read mail only.', allowedTools: ['load_tool_group', 'gmail_search'] }]),
-    );
+    writeFileSync(path.join(dataDir, 'agents.json'), JSON.stringify([{ id: 'mailer', systemPrompt: 'You read mail only.', allowedTools: ['load_tool_group', 'gmail_search'] }]));
     const server = await startTestServer({ dataDir, env: env(model) });
     try {
       expect((await server.api('POST', '/api/sessions', { sessionId: 'm', agentId: 'mailer' })).status).toBe(201);

@@ -97,7 +97,10 @@ describe.each(['anthropic', 'openai', 'gemini'] as const)('context compaction wi
     expect(ofType(events, 'ModelRequested')).toHaveLength(4); // the summary request is not a tool request
     const session = (await server.api('GET', '/api/sessions/long')).body;
     expect(session.loadedGroups).toEqual(['google_gmail']);
-    expect(session.summary).toEqual({ text: 'SUMMARY: the user loaded Gmail tools and left a note about a fox.', boundaryMessageId: (longNote.data as { messageId: string }).messageId });
+    expect(session.summary).toEqual({
+      text: 'SUMMARY: the user loaded Gmail tools and left a note about a fox.',
+      boundaryMessageId: (longNote.data as { messageId: string }).messageId,
+    });
     expect(session.messages.map((m: { text?: string }) => m.text)).toContain(LONG_NOTE); // the view keeps every message
 
     const audit = await server.api('GET', '/api/sessions/long/audit?format=text');
@@ -223,9 +226,12 @@ describe("the context window from the provider's model list (FAKE Gemini)", () =
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("a window the model list states (inputTokenLimit) is kept with the model and wins over the table; the setting wins over both", async () => {
+  it('a window the model list states (inputTokenLimit) is kept with the model and wins over the table; the setting wins over both', async () => {
     // The table says 1 048 576 for every gemini-* model; this one's list entry says 4000.
-    model = await startFakeModelServer('gemini', { apiKey: MODEL_KEY, models: [{ id: 'gemini-small', displayName: 'Gemini Small', contextWindow: WINDOW }, { id: 'gemini-2.5-pro' }] });
+    model = await startFakeModelServer('gemini', {
+      apiKey: MODEL_KEY,
+      models: [{ id: 'gemini-small', displayName: 'Gemini Small', contextWindow: WINDOW }, { id: 'gemini-2.5-pro' }],
+    });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-compact-'));
     server = await startTestServer({ dataDir, env: { ONECLAW_PROVIDER_MAX_RETRIES: '0' } });
     const created = await server.api('POST', '/api/providers', { name: 'Gemini', kind: 'gemini', apiBaseUrl: model.url, apiKey: MODEL_KEY });

@@ -33,7 +33,9 @@ const REFUSALS: Readonly<Record<FakeModelKind, (prompt: number, limit: number) =
       },
     }),
   gemini: (prompt, limit) =>
-    fakeReply.error(400, { body: { error: { code: 400, message: `The input token count (${prompt}) exceeds the maximum number of tokens allowed (${limit}).`, status: 'INVALID_ARGUMENT' } } }),
+    fakeReply.error(400, {
+      body: { error: { code: 400, message: `The input token count (${prompt}) exceeds the maximum number of tokens allowed (${limit}).`, status: 'INVALID_ARGUMENT' } },
+    }),
 };
 
 const eventsOf = async (server: TestServer, id: string): Promise<RecordedEvent[]> => (await server.api('GET', `/api/sessions/${id}/events`)).body.events;
@@ -49,7 +51,14 @@ describe.each(['anthropic', 'openai', 'gemini'] as const)('a FAKE %s model refus
   async function start(): Promise<void> {
     model = await startFakeModelServer(kind, { apiKey: MODEL_KEY });
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-overflow-'));
-    server = await startTestServer({ dataDir, env: { ...view.env(model, MODEL_KEY), ONECLAW_PROVIDER_MAX_RETRIES: '0', ONECLAW_MODEL: kind === 'anthropic' ? 'claude-sonnet-4-5' : kind === 'openai' ? 'gpt-4o' : 'gemini-2.5-flash' } });
+    server = await startTestServer({
+      dataDir,
+      env: {
+        ...view.env(model, MODEL_KEY),
+        ONECLAW_PROVIDER_MAX_RETRIES: '0',
+        ONECLAW_MODEL: kind === 'anthropic' ? 'claude-sonnet-4-5' : kind === 'openai' ? 'gpt-4o' : 'gemini-2.5-flash',
+      },
+    });
   }
 
   afterEach(async () => {

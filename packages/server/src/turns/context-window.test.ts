@@ -10,7 +10,7 @@ describe('contextWindowFor', () => {
     expect(contextWindowFor('claude-sonnet-4-5', { setting: 4000 })).toBe(4000);
   });
 
-  it('prefers the setting, then the provider\'s model list, then the table, then the default; a limit the provider stated caps them all', () => {
+  it("prefers the setting, then the provider's model list, then the table, then the default; a limit the provider stated caps them all", () => {
     expect(contextWindowFor('gemini-2.5-flash', { listed: 32_768 })).toBe(32_768);
     expect(contextWindowFor('llama3.1:8b', { listed: 131_072 })).toBe(131_072);
     expect(contextWindowFor('gemini-2.5-flash', { setting: 8000, listed: 32_768 })).toBe(8000);

@@ -17,12 +17,33 @@ const history = (inputTokens: number, result: string): SessionCommand[] => [
 
 describe('ConversationCompactor.isDue', () => {
   it('is due from the reported input at 85% of the window', () => {
-    expect(compactor.isDue(sessionScenario(testCatalogue()).given(...history(8500, 'ok')).state(), ANY)).toBe(true);
-    expect(compactor.isDue(sessionScenario(testCatalogue()).given(...history(8000, 'ok')).state(), ANY)).toBe(false);
+    expect(
+      compactor.isDue(
+        sessionScenario(testCatalogue())
+          .given(...history(8500, 'ok'))
+          .state(),
+        ANY,
+      ),
+    ).toBe(true);
+    expect(
+      compactor.isDue(
+        sessionScenario(testCatalogue())
+          .given(...history(8000, 'ok'))
+          .state(),
+        ANY,
+      ),
+    ).toBe(false);
   });
 
   it('counts what was added since the reply: a large tool result makes the next request due', () => {
-    expect(compactor.isDue(sessionScenario(testCatalogue()).given(...history(4500, BIG_RESULT)).state(), ANY)).toBe(true);
+    expect(
+      compactor.isDue(
+        sessionScenario(testCatalogue())
+          .given(...history(4500, BIG_RESULT))
+          .state(),
+        ANY,
+      ),
+    ).toBe(true);
   });
 
   it('is not due while no reply has reported a size since the last compaction attempt', () => {
@@ -34,7 +55,9 @@ describe('ConversationCompactor.isDue', () => {
 
   it('plans with the window the model list states and a limit the provider named, each for its own provider and model', () => {
     const planner = new ConversationCompactor({ sessions: {} as SessionRepository, redactor: {} as SecretRedactor });
-    const state = sessionScenario(testCatalogue()).given(...history(8500, 'ok')).state();
+    const state = sessionScenario(testCatalogue())
+      .given(...history(8500, 'ok'))
+      .state();
     const listed = { providerId: 'p1', model: 'llama3.1:8b', contextWindowTokens: 10_000 };
     expect(planner.windowFor(listed)).toBe(10_000);
     expect(planner.isDue(state, listed)).toBe(true);

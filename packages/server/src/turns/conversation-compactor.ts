@@ -182,7 +182,10 @@ function messageText(message: MessageData): string {
   switch (message.role) {
     case 'user':
       // Files are named (with the pdf tools' path) so the summary can keep them reachable.
-      return [message.text, ...(message.attachments ?? []).map((a) => `[Attached ${a.mediaType} "${a.name}"${a.mediaType === 'application/pdf' ? `, pdf tools path "attachment:${a.hash}"` : ''}]`)].join('\n');
+      return [
+        message.text,
+        ...(message.attachments ?? []).map((a) => `[Attached ${a.mediaType} "${a.name}"${a.mediaType === 'application/pdf' ? `, pdf tools path "attachment:${a.hash}"` : ''}]`),
+      ].join('\n');
     case 'assistant':
       return [message.text, ...message.toolCalls.map((c) => `${c.toolName}(${JSON.stringify(c.arguments)})`)].join('\n');
     case 'tool':

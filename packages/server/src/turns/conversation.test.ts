@@ -22,7 +22,9 @@ const compactAt = (boundaryMessageId: string): SessionCommand => ({
 
 describe('toChatMessages after a compaction', () => {
   it('starts with the marked summary; a kept user message first is merged with it (no two user turns in a row)', () => {
-    const state = sessionScenario(testCatalogue()).given(...start, compactAt('a1')).state();
+    const state = sessionScenario(testCatalogue())
+      .given(...start, compactAt('a1'))
+      .state();
     const chat = toChatMessages(state, 'gemini');
     expect(chat).toHaveLength(2);
     expect(chat[0]).toEqual({ role: 'user', text: `${SUMMARY_HEADER}\nThey talked.\n[End of summary]\n\nrecent question` });
@@ -30,7 +32,9 @@ describe('toChatMessages after a compaction', () => {
   });
 
   it('a kept assistant message first follows the summary as its own user message', () => {
-    const state = sessionScenario(testCatalogue()).given(...start, compactAt('u2')).state();
+    const state = sessionScenario(testCatalogue())
+      .given(...start, compactAt('u2'))
+      .state();
     const chat = toChatMessages(state, 'openai');
     expect(chat.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(chat[0]).toEqual({ role: 'user', text: `${SUMMARY_HEADER}\nThey talked.\n[End of summary]` });

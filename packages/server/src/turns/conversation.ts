@@ -50,9 +50,7 @@ function toChatMessage(m: MessageData, provider: ProviderName): ChatMessage {
         callId: m.callId,
         toolName: m.toolName,
         isError: m.status === 'error',
-        content: toolResultForModel(
-          m.status === 'success' ? { status: 'success', result: m.result } : { status: 'error', errorType: m.errorType, message: m.message },
-        ),
+        content: toolResultForModel(m.status === 'success' ? { status: 'success', result: m.result } : { status: 'error', errorType: m.errorType, message: m.message }),
       };
   }
 }

@@ -81,10 +81,6 @@ export class CutOffTurns {
   }
 
   private inProgress(sessionId: string, turnId: string, why: string): OneClawError {
-    return new OneClawError(
-      'turn_in_progress',
-      `Session '${sessionId}' is still answering a message (turn ${turnId}). ${why} Wait for it to finish, or cancel it.`,
-      { turnId },
-    );
+    return new OneClawError('turn_in_progress', `Session '${sessionId}' is still answering a message (turn ${turnId}). ${why} Wait for it to finish, or cancel it.`, { turnId });
   }
 }

@@ -15,7 +15,9 @@ const history: SessionCommand[] = [
 
 describe('attached files in the model request (issue 15)', () => {
   it('the conversation keeps the references; the bytes are read once per file and request; a missing file is marked, not dropped', () => {
-    const state = sessionScenario(testCatalogue()).given(...history).state();
+    const state = sessionScenario(testCatalogue())
+      .given(...history)
+      .state();
     const chat = toChatMessages(state, 'anthropic');
     expect(chat[0]).toEqual({ role: 'user', text: 'hello' });
     expect(chat[2]).toEqual({ role: 'user', text: 'read these', attachments: [PDF, GONE, PDF] });
@@ -41,7 +43,7 @@ describe('attached files in the model request (issue 15)', () => {
     expect(chat[2]).toEqual({ role: 'user', text: 'read these', attachments: [PDF, GONE, PDF] });
   });
 
-  it('a compaction summary merged into a kept user message keeps that message\'s files', () => {
+  it("a compaction summary merged into a kept user message keeps that message's files", () => {
     const state = sessionScenario(testCatalogue())
       .given(...history, {
         type: 'RecordCompaction',

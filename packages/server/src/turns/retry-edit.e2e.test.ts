@@ -158,7 +158,9 @@ describe('retry and edit of the last turn with a FAKE Anthropic model', () => {
     const view = (await server.api('GET', '/api/sessions/edit')).body;
     expect(view.messages.map((m: { text: string }) => m.text)).toEqual(['What is 2+2?', 'Four.', 'Are you sure it is not 5?', 'Five is wrong; 2+2 is four.', 'And 3+3?', 'Six.']);
     expect(view.supersededMessageIds).toEqual((editedEvent?.data as { supersededMessageIds: string[] }).supersededMessageIds);
-    expect((await server.api('GET', '/api/sessions/edit/audit?format=text')).text).toContain(`edited: user message ${messageId} replaced by ${newMessageId}; 2 messages superseded`);
+    expect((await server.api('GET', '/api/sessions/edit/audit?format=text')).text).toContain(
+      `edited: user message ${messageId} replaced by ${newMessageId}; 2 messages superseded`,
+    );
 
     await server.close({ keepData: true });
     server = await startTestServer({ dataDir, env: env(model) });

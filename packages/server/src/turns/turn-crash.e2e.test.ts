@@ -114,7 +114,7 @@ describe('a server killed with SIGKILL mid-turn (fake Anthropic model)', () => {
     expect(replay(events).openTurn).toBeNull();
   }, 90_000);
 
-  it("a retried request (same Idempotency-Key) after a crash answers duplicate_request and its turn stays closed as interrupted, once", async () => {
+  it('a retried request (same Idempotency-Key) after a crash answers duplicate_request and its turn stays closed as interrupted, once', async () => {
     const { start, eventsOf } = await setUp();
     const first = await start();
     const send = (url: string) =>

@@ -103,7 +103,15 @@ export class TurnRunner {
     if (!request.redo && request.text.trim() === CLEAR_COMMAND) {
       const cleared = await sessions.record(request.sessionId, { type: 'ClearSession', reason: 'user (/clear)' }, { commandId: `${turnId}:clear` });
       observer({ type: 'session_cleared' });
-      return { turnId, reason: 'cleared', detail: 'The conversation was cleared: only core tools are loaded now.', rounds: 0, usage: ZERO_USAGE, reply: '', revision: cleared.revision };
+      return {
+        turnId,
+        reason: 'cleared',
+        detail: 'The conversation was cleared: only core tools are loaded now.',
+        rounds: 0,
+        usage: ZERO_USAGE,
+        reply: '',
+        revision: cleared.revision,
+      };
     }
 
     const controller = turns.begin(request.sessionId, turnId);
@@ -121,7 +129,16 @@ export class TurnRunner {
       const provider = await this.deps.models.resolve(agent);
       if (!request.redo && request.text.trim() === COMPACT_COMMAND) {
         // Like /clear it is not a message: nothing is sent to the agent, only the summary request.
-        const outcome = await compactConversation(this.deps.compactor, { sessionId: request.sessionId, turnId, state: current.state, provider, trigger: 'user', step: 'user', signal: controller.signal, observer });
+        const outcome = await compactConversation(this.deps.compactor, {
+          sessionId: request.sessionId,
+          turnId,
+          state: current.state,
+          provider,
+          trigger: 'user',
+          step: 'user',
+          signal: controller.signal,
+          observer,
+        });
         return {
           turnId,
           reason: outcome.compacted ? 'compacted' : 'not_compacted',
@@ -357,7 +374,12 @@ class Turn {
     // Redacted once: the same text goes to the event, the stream and the model.
     const text = this.deps.redactor.redactText(result.status === 'success' ? result.result : result.message);
     // The round is part of the id: Gemini's call ids (which we make up) repeat across rounds.
-    const base = { messageId: `${this.turnId}-tool-${this.rounds}-${outcome.callId}`, callId: outcome.callId, toolName: outcome.toolName, durationMs: Math.round(outcome.durationMs) };
+    const base = {
+      messageId: `${this.turnId}-tool-${this.rounds}-${outcome.callId}`,
+      callId: outcome.callId,
+      toolName: outcome.toolName,
+      durationMs: Math.round(outcome.durationMs),
+    };
     let session = await this.record(
       result.status === 'success'
         ? { type: 'RecordToolResult', ...base, status: 'success', result: text }
@@ -500,7 +522,9 @@ async function compactConversation(
     correlationId: args.turnId,
     signal: args.signal,
   });
-  args.observer(outcome.compacted ? { type: 'conversation_compacted', detail: outcome.detail } : { type: 'compaction_failed', code: outcome.code ?? 'unknown', detail: outcome.detail });
+  args.observer(
+    outcome.compacted ? { type: 'conversation_compacted', detail: outcome.detail } : { type: 'compaction_failed', code: outcome.code ?? 'unknown', detail: outcome.detail },
+  );
   return outcome;
 }
 

@@ -21,9 +21,7 @@ async function main(): Promise<void> {
   // tinybench is ESM-only; a dynamic import loads it from this CommonJS build.
   const { Bench } = await import('tinybench');
   const cpu = cpus();
-  console.log(
-    `# @oneclaw/tool-registry benchmarks\n\n${new Date().toISOString()} · ${cpu[0]?.model.trim() ?? 'unknown CPU'} · ${cpu.length} cores · Node ${process.version}\n`,
-  );
+  console.log(`# @oneclaw/tool-registry benchmarks\n\n${new Date().toISOString()} · ${cpu[0]?.model.trim() ?? 'unknown CPU'} · ${cpu.length} cores · Node ${process.version}\n`);
 
   const { registry } = createTestCatalogue();
   f1(registry);

@@ -1,8 +1,6 @@
 import { isPlainObject, jsonCopy } from '../json-schema';
 
-export type ParsedArguments =
-  | { readonly ok: true; readonly value: Record<string, unknown> }
-  | { readonly ok: false; readonly problem: string };
+export type ParsedArguments = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly problem: string };
 
 /**
  * Arguments as the provider delivered them: a JSON string (OpenAI) or an object (Anthropic,

@@ -5,9 +5,7 @@ export interface PermissionRequest {
   readonly sessionId: string;
 }
 
-export type PermissionDecision =
-  | { readonly granted: true }
-  | { readonly granted: false; readonly denied: readonly string[]; readonly message?: string };
+export type PermissionDecision = { readonly granted: true } | { readonly granted: false; readonly denied: readonly string[]; readonly message?: string };
 
 /**
  * The port through which the engine asks whether a call may run (the Android app asked the

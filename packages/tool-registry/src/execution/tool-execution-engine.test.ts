@@ -193,9 +193,7 @@ describe('execution engine: the ordered checks (T3)', () => {
     const explained = new ToolExecutionEngine(registry, {
       permissionChecker: { check: () => ({ granted: false, denied: [], message: 'Location is off in settings.' }) },
     });
-    expect((await explained.execute(call('where_am_i', {}), everything(registry))).result).toEqual(
-      toolError('permission_denied', 'Location is off in settings.'),
-    );
+    expect((await explained.execute(call('where_am_i', {}), everything(registry))).result).toEqual(toolError('permission_denied', 'Location is off in settings.'));
   });
 
   it('permission_denied (fail closed) when the checker itself breaks; validation runs before permissions', async () => {
@@ -297,27 +295,18 @@ describe('execution engine: running tools (T3)', () => {
     );
     registry.register(fakeTool('string_throw', { execute: async () => Promise.reject('plain string') }), builtIn);
     registry.register(fakeTool('bad_shape', { execute: async () => ({ ok: true }) as unknown as ToolResult }), builtIn);
-    const outs = await engine.executeAll(
-      [call('async_crash', {}), call('sync_crash', {}), call('string_throw', {}), call('bad_shape', {})],
-      everything(registry),
-    );
+    const outs = await engine.executeAll([call('async_crash', {}), call('sync_crash', {}), call('string_throw', {}), call('bad_shape', {})], everything(registry));
     expect(outs.map((o) => o.result)).toEqual([
       toolError('execution_error', "Tool 'async_crash' failed: x is undefined"),
       toolError('execution_error', "Tool 'sync_crash' failed: sync boom"),
       toolError('execution_error', "Tool 'string_throw' failed: plain string"),
-      toolError(
-        'execution_error',
-        "Tool 'bad_shape' returned something that is not a tool result (expected {status, result} or {status, errorType, message}).",
-      ),
+      toolError('execution_error', "Tool 'bad_shape' returned something that is not a tool result (expected {status, result} or {status, errorType, message})."),
     ]);
   });
 
   it("passes a tool's own error through, keeping only the result fields", async () => {
     const { engine, registry } = setup();
-    registry.register(
-      fakeTool('lookup', { execute: async () => ({ ...toolError('not_found', 'No such file'), secret: 'x' }) as unknown as ToolResult }),
-      builtIn,
-    );
+    registry.register(fakeTool('lookup', { execute: async () => ({ ...toolError('not_found', 'No such file'), secret: 'x' }) as unknown as ToolResult }), builtIn);
     expect((await engine.execute(call('lookup', {}), everything(registry))).result).toEqual(toolError('not_found', 'No such file'));
   });
 
@@ -441,9 +430,7 @@ describe('execution engine: many calls in one reply (T3)', () => {
     });
     expect(outs[0]?.result).toEqual(outs[1]?.result);
     expect(outs[0]?.result.status).toBe('success');
-    const recorded = outs.flatMap((o) =>
-      session.record({ type: 'LoadToolGroup', groupName: String(o.arguments?.group_name), source: { kind: 'tool_call', callId: o.callId } }),
-    );
+    const recorded = outs.flatMap((o) => session.record({ type: 'LoadToolGroup', groupName: String(o.arguments?.group_name), source: { kind: 'tool_call', callId: o.callId } }));
     expect(recorded.map((e) => e.type)).toEqual(['ToolGroupLoaded']);
     expect(activeToolSet(session.state(), registry)).toEqual(['load_tool_group', 'read_file', 'exec', 'pdf_info', 'pdf_extract_text']);
   });

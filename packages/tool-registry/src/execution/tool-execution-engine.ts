@@ -214,10 +214,7 @@ export class ToolExecutionEngine {
       const decision = await this.permissions.check({ toolName, permissions, sessionId });
       if (decision.granted) return undefined;
       const denied = decision.denied.length > 0 ? decision.denied : permissions;
-      return (
-        decision.message ??
-        `Permission ${denied.map((p) => `'${p}'`).join(', ')} required by '${toolName}' was denied. The tool did not run.`
-      );
+      return decision.message ?? `Permission ${denied.map((p) => `'${p}'`).join(', ')} required by '${toolName}' was denied. The tool did not run.`;
     } catch (error) {
       // Fail closed: a broken policy must not let the call through.
       return `The permissions of '${toolName}' could not be checked (${messageOf(error)}). The tool did not run.`;

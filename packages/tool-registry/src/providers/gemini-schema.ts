@@ -56,9 +56,7 @@ function adapt(node: SchemaNode, path: string, place: Place, report: IssueReport
   if (nonNull.length > 1) {
     report(path, 'type', 'rewritten', `type list ${JSON.stringify(types)} became anyOf (Gemini takes one type per schema)`);
     const { type: _t, description, title, ...rest } = node;
-    const branches = nonNull
-      .map((t, i) => adapt({ ...rest, type: t }, childPath(path, 'anyOf', i), 'anyOf', report))
-      .filter((b): b is SchemaNode => b !== DROP);
+    const branches = nonNull.map((t, i) => adapt({ ...rest, type: t }, childPath(path, 'anyOf', i), 'anyOf', report)).filter((b): b is SchemaNode => b !== DROP);
     if (branches.length === 0) return DROP;
     return { ...(title !== undefined ? { title } : {}), ...(description !== undefined ? { description } : {}), ...(nullable ? { nullable } : {}), anyOf: branches };
   }
@@ -98,9 +96,7 @@ function adapt(node: SchemaNode, path: string, place: Place, report: IssueReport
   }
   if (anyOf) {
     const key = Array.isArray(node.anyOf) ? 'anyOf' : 'oneOf';
-    const branches = anyOf
-      .map((b, i) => (isSchemaNode(b) ? adapt(b, childPath(path, key, i), 'anyOf', report) : DROP))
-      .filter((b): b is SchemaNode => b !== DROP);
+    const branches = anyOf.map((b, i) => (isSchemaNode(b) ? adapt(b, childPath(path, key, i), 'anyOf', report) : DROP)).filter((b): b is SchemaNode => b !== DROP);
     if (branches.length > 0) out.anyOf = branches;
     else if (!type) return drop(path, report, 'none of its anyOf branches can be expressed for Gemini');
   }

@@ -153,7 +153,7 @@ export const GROUP_SPECS: readonly GroupSpec[] = [
     kind: 'js-built-in',
     tools: [
       'drive_list_files | List Drive files, optionally in a folder or matching a query. | query, parent_id, max_results:integer, page_token',
-      'drive_get_file | Get a Drive file\'s metadata. | file_id*',
+      "drive_get_file | Get a Drive file's metadata. | file_id*",
       'drive_download | Download a Drive file to local storage. | file_id*, save_path*',
       'drive_upload | Upload a local file to Drive. | file_path*, name*, mime_type, parent_id',
       'drive_create_folder | Create a Drive folder. | name*, parent_id',
@@ -212,11 +212,11 @@ export const GROUP_SPECS: readonly GroupSpec[] = [
     description: 'Document editing: create, read, update, and format Google Docs documents',
     kind: 'js-built-in',
     tools: [
-      'docs_get | Get a document\'s structure. | document_id*',
+      "docs_get | Get a document's structure. | document_id*",
       'docs_create | Create a document. | title*',
       'docs_insert_text | Insert text at a position in a document. | document_id*, text*, index:integer',
       'docs_append_text | Append text at the end of a document. | document_id*, text*',
-      'docs_get_text | Get a document\'s plain text. | document_id*',
+      "docs_get_text | Get a document's plain text. | document_id*",
       'docs_batch_update | Apply Docs API batchUpdate requests to a document. | document_id*, requests*:object[]',
       'docs_delete_range | Delete a range of a document. | document_id*, start_index*:integer, end_index*:integer',
       'docs_find_replace | Replace all occurrences of a text in a document. | document_id*, find_text*, replace_text*, match_case:boolean',
@@ -228,7 +228,7 @@ export const GROUP_SPECS: readonly GroupSpec[] = [
     description: 'Spreadsheet management: create, read, update cells, format, and manage Google Sheets',
     kind: 'js-built-in',
     tools: [
-      'sheets_get | Get a spreadsheet\'s sheets. | spreadsheet_id*',
+      "sheets_get | Get a spreadsheet's sheets. | spreadsheet_id*",
       'sheets_read_values | Read the values of a range. | spreadsheet_id*, range*',
       'sheets_write_values | Write values to a range. | spreadsheet_id*, range*, values*:string[][], value_input_option:RAW/USER_ENTERED',
       'sheets_append_values | Append rows after a range. | spreadsheet_id*, range*, values*:string[][]',

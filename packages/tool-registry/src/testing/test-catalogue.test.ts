@@ -100,15 +100,8 @@ describe('the test catalogue (seed shapes)', () => {
 
   it('G5 / G9 several groups at once, then every group: each tool once, groups in load order', () => {
     const { registry, session } = freshSession();
-    session.given(
-      { type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } },
-      { type: 'LoadToolGroup', groupName: 'google_drive', source: { kind: 'user' } },
-    );
-    expect(activeToolSet(session.state(), registry)).toEqual([
-      ...SEED_CORE_TOOLS,
-      ...registry.groupToolNames('google_gmail'),
-      ...registry.groupToolNames('google_drive'),
-    ]);
+    session.given({ type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } }, { type: 'LoadToolGroup', groupName: 'google_drive', source: { kind: 'user' } });
+    expect(activeToolSet(session.state(), registry)).toEqual([...SEED_CORE_TOOLS, ...registry.groupToolNames('google_gmail'), ...registry.groupToolNames('google_drive')]);
     session.given(...registry.groupNames().map((groupName) => ({ type: 'LoadToolGroup' as const, groupName, source: { kind: 'user' as const } })));
     const all = activeToolSet(session.state(), registry);
     expect(new Set(all).size).toBe(all.length);
@@ -125,7 +118,30 @@ describe('the test catalogue (seed shapes)', () => {
 
   it('T1 every tool of the catalogue formats for every provider; Gemini gets only the keywords it accepts', () => {
     const { registry } = createTestCatalogue();
-    const geminiKeys = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'minItems', 'maxItems', 'properties', 'required', 'minimum', 'maximum', 'anyOf', 'propertyOrdering', 'minLength', 'maxLength', 'pattern', 'minProperties', 'maxProperties', 'default', 'example']);
+    const geminiKeys = new Set([
+      'type',
+      'format',
+      'title',
+      'description',
+      'nullable',
+      'enum',
+      'items',
+      'minItems',
+      'maxItems',
+      'properties',
+      'required',
+      'minimum',
+      'maximum',
+      'anyOf',
+      'propertyOrdering',
+      'minLength',
+      'maxLength',
+      'pattern',
+      'minProperties',
+      'maxProperties',
+      'default',
+      'example',
+    ]);
     const offending: string[] = [];
     const walk = (node: unknown, path: string): void => {
       if (typeof node !== 'object' || node === null) return;
@@ -142,8 +158,13 @@ describe('the test catalogue (seed shapes)', () => {
     expect(offending).toEqual([]);
     for (const provider of PROVIDER_NAMES) expect(registry.toolPayload(provider, registry.toolNames()).tools.length).toBeGreaterThan(0);
     // Free-form objects (http_request headers, batchUpdate requests) cannot be offered to Gemini; that is reported.
-    expect(new Set(registry.schemaIssues().filter((i) => i.provider === 'gemini').map((i) => i.toolName))).toEqual(
-      new Set(['http_request', 'docs_batch_update', 'sheets_batch_update', 'slides_batch_update']),
-    );
+    expect(
+      new Set(
+        registry
+          .schemaIssues()
+          .filter((i) => i.provider === 'gemini')
+          .map((i) => i.toolName),
+      ),
+    ).toEqual(new Set(['http_request', 'docs_batch_update', 'sheets_batch_update', 'slides_batch_update']));
   });
 });

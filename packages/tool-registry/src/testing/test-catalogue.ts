@@ -28,9 +28,7 @@ export function createTestCatalogue(options: ToolRegistryOptions = {}): TestCata
   core.splice(1, 0, createLoadToolGroupTool(registry).definition);
   for (const definition of core) {
     const tool = definition.name === LOAD_TOOL_GROUP ? createLoadToolGroupTool(registry) : fakeTool(definition.name, definition);
-    const source = JS_CORE_TOOLS.has(definition.name)
-      ? ({ kind: 'js-built-in', fileName: `${definition.name}.json` } as const)
-      : ({ kind: 'built-in' } as const);
+    const source = JS_CORE_TOOLS.has(definition.name) ? ({ kind: 'js-built-in', fileName: `${definition.name}.json` } as const) : ({ kind: 'built-in' } as const);
     registry.register(tool, source);
   }
   for (const group of GROUP_SPECS) {
@@ -48,7 +46,10 @@ export function parseToolSpec(line: string): ToolDefinition {
   const [name = '', description = '', params = ''] = line.split('|').map((part) => part.trim());
   const properties: Record<string, JsonSchemaObject> = {};
   const required: string[] = [];
-  for (const raw of params.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const raw of params
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [head = '', type = 'string'] = raw.split(':').map((p) => p.trim());
     const isRequired = head.endsWith('*');
     const paramName = isRequired ? head.slice(0, -1) : head;

@@ -33,8 +33,7 @@ export function toolTokenTable(registry: ToolRegistry, loadedGroups: readonly st
     { name: 'no routing: all tools, no listing (baseline)', tools: all, withListing: false },
   ];
   const baseline = scenarios[scenarios.length - 1] as TokenScenario;
-  const tokens = (provider: ProviderName, s: TokenScenario) =>
-    countToolPayloadTokens(registry.toolPayload(provider, s.tools)) + (s.withListing ? listingTokens : 0);
+  const tokens = (provider: ProviderName, s: TokenScenario) => countToolPayloadTokens(registry.toolPayload(provider, s.tools)) + (s.withListing ? listingTokens : 0);
   const baselineTokens = Object.fromEntries(PROVIDERS.map(([p]) => [p, tokens(p, baseline)]));
 
   const lines = [

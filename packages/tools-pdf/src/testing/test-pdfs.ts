@@ -30,7 +30,10 @@ export function writeTestPdf(file: string, spec: TestPdf): Promise<void> {
     document.pipe(out);
     for (const text of spec.pages) {
       document.addPage({ size: spec.size ?? 'LETTER', margin: 72 });
-      document.font('Helvetica').fontSize(spec.fontSize ?? 24).text(text, 72, 72);
+      document
+        .font('Helvetica')
+        .fontSize(spec.fontSize ?? 24)
+        .text(text, 72, 72);
     }
     document.end();
   });

@@ -93,7 +93,11 @@ const SYSTEM_PARAMETERS = ['fields', 'key', 'alt', 'prettyPrint', 'quotaUser', '
 export function rejectUnknownQuery(req: GoogleRequest, allowed: readonly string[]): void {
   for (const name of req.query.keys()) {
     if (!allowed.includes(name) && !SYSTEM_PARAMETERS.includes(name)) {
-      throw new GoogleApiError(400, `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`, 'INVALID_ARGUMENT');
+      throw new GoogleApiError(
+        400,
+        `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`,
+        'INVALID_ARGUMENT',
+      );
     }
   }
 }
@@ -127,7 +131,11 @@ export function requestKind(request: unknown, where: string, kinds: readonly str
   for (const name of names) {
     if (!kinds.includes(name)) throw new GoogleApiError(400, `Invalid JSON payload received. Unknown name "${name}" at '${where}': Cannot find field.`);
   }
-  if (names.length !== 1) throw new GoogleApiError(400, names.length === 0 ? `Invalid ${where}: Must specify at least one request.` : `Invalid ${where}: oneof field 'kind' is already set. Cannot set '${names[1]}'`);
+  if (names.length !== 1)
+    throw new GoogleApiError(
+      400,
+      names.length === 0 ? `Invalid ${where}: Must specify at least one request.` : `Invalid ${where}: oneof field 'kind' is already set. Cannot set '${names[1]}'`,
+    );
   const kind = names[0] as string;
   const body = request[kind];
   if (!isRecord(body)) throw new GoogleApiError(400, `Invalid value at '${where}.${kind}': must be an object.`);

@@ -122,7 +122,9 @@ export function registerCalendarRoutes(api: FakeGoogleApi): CalendarFake {
 
   api.route('GET', HOST, `${V3}/users/me/calendarList/{calendarId}`, (req) => ({ json: listEntry(calendarOf(req)) }));
 
-  api.route('GET', HOST, `${V3}/colors`, () => ({ json: { kind: 'calendar#colors', updated: '2012-02-14T00:00:00.000Z', calendar: palette(CALENDAR_COLORS), event: palette(EVENT_COLORS) } }));
+  api.route('GET', HOST, `${V3}/colors`, () => ({
+    json: { kind: 'calendar#colors', updated: '2012-02-14T00:00:00.000Z', calendar: palette(CALENDAR_COLORS), event: palette(EVENT_COLORS) },
+  }));
 
   api.route('POST', HOST, `${V3}/freeBusy`, (req) => {
     const body = req.json<{ timeMin?: string; timeMax?: string; items?: { id?: string }[] }>();
@@ -224,7 +226,18 @@ export function registerCalendarRoutes(api: FakeGoogleApi): CalendarFake {
     const from = req.query.has('timeMin') ? instant(req.query.get('timeMin'), 'timeMin') : -Infinity;
     const to = req.query.has('timeMax') ? instant(req.query.get('timeMax'), 'timeMax') : Infinity;
     const found = expand(event, calendar.timeZone).filter((o) => o.endMs > from && o.startMs < to);
-    return { json: eventsList(calendar, pageOf(found.map((o) => o.event), req, 'maxResults', 250, 2500)) };
+    return {
+      json: eventsList(
+        calendar,
+        pageOf(
+          found.map((o) => o.event),
+          req,
+          'maxResults',
+          250,
+          2500,
+        ),
+      ),
+    };
   });
 
   api.route('GET', HOST, `${V3}/calendars/{calendarId}/events/{eventId}`, (req) => {
@@ -311,7 +324,8 @@ function validEventBody(body: Record<string, unknown>, calendar: FakeCalendar): 
   if (span.end < span.start || (start.date !== undefined && span.end === span.start)) throw new GoogleApiError(400, 'The specified time range is empty.');
   out.start = start;
   out.end = end;
-  if (out.status !== undefined && !['confirmed', 'tentative', 'cancelled'].includes(out.status as string)) throw new GoogleApiError(400, `Invalid value for status: ${String(out.status)}`);
+  if (out.status !== undefined && !['confirmed', 'tentative', 'cancelled'].includes(out.status as string))
+    throw new GoogleApiError(400, `Invalid value for status: ${String(out.status)}`);
   if (out.recurrence !== undefined) {
     if (!Array.isArray(out.recurrence)) throw new GoogleApiError(400, 'Invalid recurrence: expected a list of RFC 5545 lines.');
     parseRule(out.recurrence as string[]);
@@ -384,7 +398,9 @@ function expand(event: CalendarEvent, calendarZone: string): Occurrence[] {
     if (rule.until !== undefined && begin > rule.until) break;
     const allDay = event.start.date !== undefined;
     const at = (ms: number): EventDateTime =>
-      allDay ? { date: new Date(ms + zoneOffset(ms, zone)).toISOString().slice(0, 10) } : { dateTime: inZone(ms, zone), ...(event.start.timeZone ? { timeZone: event.start.timeZone } : {}) };
+      allDay
+        ? { date: new Date(ms + zoneOffset(ms, zone)).toISOString().slice(0, 10) }
+        : { dateTime: inZone(ms, zone), ...(event.start.timeZone ? { timeZone: event.start.timeZone } : {}) };
     const start = at(begin);
     const suffix = allDay ? (start.date as string).replace(/-/g, '') : utc(begin).replace(/[-:]/g, '');
     const { recurrence: _recurrence, ...rest } = event;
@@ -412,7 +428,12 @@ interface Rule {
 function parseRule(recurrence: readonly string[]): Rule | undefined {
   const line = recurrence.find((r) => typeof r === 'string' && r.startsWith('RRULE:'));
   if (!line) return undefined;
-  const parts = new Map(line.slice('RRULE:'.length).split(';').map((p) => p.split('=') as [string, string]));
+  const parts = new Map(
+    line
+      .slice('RRULE:'.length)
+      .split(';')
+      .map((p) => p.split('=') as [string, string]),
+  );
   const freq = parts.get('FREQ');
   if (freq !== 'DAILY' && freq !== 'WEEKLY') throw new GoogleApiError(501, `The fake Calendar API only expands DAILY and WEEKLY rules, not ${String(freq)}.`, 'UNIMPLEMENTED');
   const interval = Number(parts.get('INTERVAL') ?? '1');
@@ -505,8 +526,30 @@ function eventsList(calendar: FakeCalendar, page: { items: CalendarEvent[]; next
 
 const EVENT_COLORS = ['#a4bdfc', '#7ae7bf', '#dbadff', '#ff887c', '#fbd75b', '#ffb878', '#46d6db', '#e1e1e1', '#5484ed', '#51b749', '#dc2127'];
 const CALENDAR_COLORS = [
-  '#ac725e', '#d06b64', '#f83a22', '#fa573c', '#ff7537', '#ffad46', '#42d692', '#16a765', '#7bd148', '#b3dc6c', '#fbe983', '#fad165',
-  '#92e1c0', '#9fe1e7', '#9fc6e7', '#4986e7', '#9a9cff', '#b99aff', '#c2c2c2', '#cabdbf', '#cca6ac', '#f691b2', '#cd74e6', '#a47ae2',
+  '#ac725e',
+  '#d06b64',
+  '#f83a22',
+  '#fa573c',
+  '#ff7537',
+  '#ffad46',
+  '#42d692',
+  '#16a765',
+  '#7bd148',
+  '#b3dc6c',
+  '#fbe983',
+  '#fad165',
+  '#92e1c0',
+  '#9fe1e7',
+  '#9fc6e7',
+  '#4986e7',
+  '#9a9cff',
+  '#b99aff',
+  '#c2c2c2',
+  '#cabdbf',
+  '#cca6ac',
+  '#f691b2',
+  '#cd74e6',
+  '#a47ae2',
 ];
 
 function palette(colors: readonly string[]): Record<string, { background: string; foreground: string }> {
@@ -527,7 +570,8 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9}
 /** A timeMin/timeMax value: RFC 3339 with an offset, as the API requires. */
 function instant(value: string | null | undefined, name: string): number {
   const parsed = DATE_TIME.exec(value ?? '');
-  if (!parsed || !parsed[8] || Number.isNaN(Date.parse(value as string))) throw new GoogleApiError(400, `Bad Request: ${name} must be an RFC 3339 timestamp with a time zone offset, got '${String(value)}'.`);
+  if (!parsed || !parsed[8] || Number.isNaN(Date.parse(value as string)))
+    throw new GoogleApiError(400, `Bad Request: ${name} must be an RFC 3339 timestamp with a time zone offset, got '${String(value)}'.`);
   return Date.parse(value as string);
 }
 
@@ -550,7 +594,16 @@ function validTimeZone(zone: string): boolean {
 
 /** Milliseconds to add to a UTC instant to get the wall clock of `zone`. */
 function zoneOffset(ms: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(ms));
   const part = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
   return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - Math.floor(ms / 1000) * 1000;
 }
@@ -596,7 +649,18 @@ function randomId(): string {
 
 function seed(calendars: Map<string, FakeCalendar>): void {
   const calendar = (id: string, summary: string, accessRole: FakeCalendar['accessRole'], extra: Partial<FakeCalendar> = {}): FakeCalendar => {
-    const c: FakeCalendar = { id, summary, timeZone: 'Europe/Paris', accessRole, colorId: '1', backgroundColor: '#ac725e', foregroundColor: '#1d1d1d', etag: etag(), events: new Map(), ...extra };
+    const c: FakeCalendar = {
+      id,
+      summary,
+      timeZone: 'Europe/Paris',
+      accessRole,
+      colorId: '1',
+      backgroundColor: '#ac725e',
+      foregroundColor: '#1d1d1d',
+      etag: etag(),
+      events: new Map(),
+      ...extra,
+    };
     calendars.set(id, c);
     return c;
   };
@@ -604,8 +668,21 @@ function seed(calendars: Map<string, FakeCalendar>): void {
   const family = calendar(FAMILY, 'Family', 'owner', { description: 'School runs and weekend plans', colorId: '9', backgroundColor: '#7bd148' });
   const holidays = calendar(HOLIDAYS, 'Holidays in France', 'reader', { description: 'Holidays and Observances in France', colorId: '8', backgroundColor: '#16a765' });
   const paris = (t: string) => ({ dateTime: t, timeZone: 'Europe/Paris' });
-  newEvent(primary, { id: 'standup0506', summary: 'Team stand-up', location: 'Meet', start: paris('2024-05-06T09:30:00'), end: paris('2024-05-06T09:45:00'), recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] });
-  newEvent(primary, { id: 'dentist0514', summary: 'Dentist appointment', location: '12 Rue de Rivoli, Paris', start: paris('2024-05-14T16:00:00'), end: paris('2024-05-14T17:00:00') });
+  newEvent(primary, {
+    id: 'standup0506',
+    summary: 'Team stand-up',
+    location: 'Meet',
+    start: paris('2024-05-06T09:30:00'),
+    end: paris('2024-05-06T09:45:00'),
+    recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+  });
+  newEvent(primary, {
+    id: 'dentist0514',
+    summary: 'Dentist appointment',
+    location: '12 Rue de Rivoli, Paris',
+    start: paris('2024-05-14T16:00:00'),
+    end: paris('2024-05-14T17:00:00'),
+  });
   newEvent(primary, { id: 'offsite0520', summary: 'Team offsite', description: 'Two days in Lyon', start: { date: '2024-05-20' }, end: { date: '2024-05-22' } });
   const review = newEvent(primary, {
     id: 'qbr0515',

@@ -34,19 +34,77 @@ export interface DocsFake {
   paragraphStyleAt(documentId: string, index: number): Style;
 }
 
-const TEXT_STYLE_FIELDS = ['bold', 'italic', 'underline', 'strikethrough', 'smallCaps', 'backgroundColor', 'foregroundColor', 'fontSize', 'weightedFontFamily', 'baselineOffset', 'link'];
+const TEXT_STYLE_FIELDS = [
+  'bold',
+  'italic',
+  'underline',
+  'strikethrough',
+  'smallCaps',
+  'backgroundColor',
+  'foregroundColor',
+  'fontSize',
+  'weightedFontFamily',
+  'baselineOffset',
+  'link',
+];
 const PARAGRAPH_STYLE_FIELDS = [
-  'namedStyleType', 'alignment', 'lineSpacing', 'direction', 'spacingMode', 'spaceAbove', 'spaceBelow', 'borderBetween', 'borderTop', 'borderBottom',
-  'borderLeft', 'borderRight', 'indentFirstLine', 'indentStart', 'indentEnd', 'keepLinesTogether', 'keepWithNext', 'avoidWidowAndOrphan', 'shading', 'pageBreakBefore',
+  'namedStyleType',
+  'alignment',
+  'lineSpacing',
+  'direction',
+  'spacingMode',
+  'spaceAbove',
+  'spaceBelow',
+  'borderBetween',
+  'borderTop',
+  'borderBottom',
+  'borderLeft',
+  'borderRight',
+  'indentFirstLine',
+  'indentStart',
+  'indentEnd',
+  'keepLinesTogether',
+  'keepWithNext',
+  'avoidWidowAndOrphan',
+  'shading',
+  'pageBreakBefore',
 ];
 const NAMED_STYLES = ['NORMAL_TEXT', 'TITLE', 'SUBTITLE', 'HEADING_1', 'HEADING_2', 'HEADING_3', 'HEADING_4', 'HEADING_5', 'HEADING_6'];
 /** Request kinds of the Docs reference this fake does not model; anything else unknown is not a request at all. */
 const UNMODELLED_REQUESTS = [
-  'createParagraphBullets', 'deleteParagraphBullets', 'createNamedRange', 'deleteNamedRange', 'insertInlineImage', 'insertTable', 'insertTableRow',
-  'insertTableColumn', 'deleteTableRow', 'deleteTableColumn', 'insertPageBreak', 'deletePositionedObject', 'updateTableColumnProperties',
-  'updateTableCellStyle', 'updateTableRowStyle', 'replaceImage', 'updateDocumentStyle', 'mergeTableCells', 'unmergeTableCells', 'createHeader',
-  'createFooter', 'createFootnote', 'replaceNamedRangeContent', 'updateSectionStyle', 'insertSectionBreak', 'deleteHeader', 'deleteFooter',
-  'pinTableHeaderRows', 'addDocumentTab', 'deleteTab', 'updateDocumentTabProperties', 'insertPerson', 'insertDate',
+  'createParagraphBullets',
+  'deleteParagraphBullets',
+  'createNamedRange',
+  'deleteNamedRange',
+  'insertInlineImage',
+  'insertTable',
+  'insertTableRow',
+  'insertTableColumn',
+  'deleteTableRow',
+  'deleteTableColumn',
+  'insertPageBreak',
+  'deletePositionedObject',
+  'updateTableColumnProperties',
+  'updateTableCellStyle',
+  'updateTableRowStyle',
+  'replaceImage',
+  'updateDocumentStyle',
+  'mergeTableCells',
+  'unmergeTableCells',
+  'createHeader',
+  'createFooter',
+  'createFootnote',
+  'replaceNamedRangeContent',
+  'updateSectionStyle',
+  'insertSectionBreak',
+  'deleteHeader',
+  'deleteFooter',
+  'pinTableHeaderRows',
+  'addDocumentTab',
+  'deleteTab',
+  'updateDocumentTabProperties',
+  'insertPerson',
+  'insertDate',
 ];
 
 /**
@@ -76,7 +134,13 @@ export function registerDocsRoutes(api: FakeGoogleApi): DocsFake {
   const brief = create('Project brief', [
     { text: 'Project brief', paragraph: { namedStyleType: 'TITLE' } },
     { text: 'The launch is planned for May.' },
-    { text: '', runs: [['Owner:', { bold: true }], [' Alex. Reviewer: Kim. Alex signs off.', {}]] },
+    {
+      text: '',
+      runs: [
+        ['Owner:', { bold: true }],
+        [' Alex. Reviewer: Kim. Alex signs off.', {}],
+      ],
+    },
   ]);
 
   const find = (id: string): FakeDocument => {
@@ -88,7 +152,12 @@ export function registerDocsRoutes(api: FakeGoogleApi): DocsFake {
   api.route('GET', HOST, '/v1/documents/{documentId}', (req) => {
     const doc = find(req.params.documentId as string);
     rejectUnknownQuery(req, ['suggestionsViewMode', 'includeTabsContent']);
-    const mode = enumQuery(req, 'suggestionsViewMode', ['DEFAULT_FOR_CURRENT_ACCESS', 'SUGGESTIONS_INLINE', 'PREVIEW_SUGGESTIONS_ACCEPTED', 'PREVIEW_WITHOUT_SUGGESTIONS'], 'DEFAULT_FOR_CURRENT_ACCESS');
+    const mode = enumQuery(
+      req,
+      'suggestionsViewMode',
+      ['DEFAULT_FOR_CURRENT_ACCESS', 'SUGGESTIONS_INLINE', 'PREVIEW_SUGGESTIONS_ACCEPTED', 'PREVIEW_WITHOUT_SUGGESTIONS'],
+      'DEFAULT_FOR_CURRENT_ACCESS',
+    );
     enumQuery(req, 'includeTabsContent', ['true', 'false'], 'false');
     return { json: render(doc, mode === 'DEFAULT_FOR_CURRENT_ACCESS' ? 'SUGGESTIONS_INLINE' : mode) };
   });
@@ -97,7 +166,7 @@ export function registerDocsRoutes(api: FakeGoogleApi): DocsFake {
     rejectUnknownQuery(req, []);
     // The reference: only the title is used; any content in the request is ignored.
     const body = req.json<{ title?: unknown }>();
-    if (body.title !== undefined && typeof body.title !== 'string') throw new GoogleApiError(400, 'Invalid value at \'title\': expected a string.', 'INVALID_ARGUMENT');
+    if (body.title !== undefined && typeof body.title !== 'string') throw new GoogleApiError(400, "Invalid value at 'title': expected a string.", 'INVALID_ARGUMENT');
     const doc = create(typeof body.title === 'string' && body.title !== '' ? body.title : 'Untitled document');
     return { json: render(doc, 'SUGGESTIONS_INLINE') };
   });
@@ -129,8 +198,18 @@ export function registerDocsRoutes(api: FakeGoogleApi): DocsFake {
   return {
     documents,
     seeded: { brief: brief.documentId },
-    add: (title, text) => create(title, text.replace(/\n$/, '').split('\n').map((line) => ({ text: line }))).documentId,
-    text: (id) => find(id).chars.map((ch) => ch.c).join(''),
+    add: (title, text) =>
+      create(
+        title,
+        text
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((line) => ({ text: line })),
+      ).documentId,
+    text: (id) =>
+      find(id)
+        .chars.map((ch) => ch.c)
+        .join(''),
     textStyleAt: (id, index) => indexOf(id, index).text,
     paragraphStyleAt: (id, index) => {
       const chars = find(id).chars;
@@ -143,7 +222,8 @@ export function registerDocsRoutes(api: FakeGoogleApi): DocsFake {
 // ---- batchUpdate requests -----------------------------------------------------------------
 
 function apply(chars: DocChar[], request: unknown, i: number): Record<string, unknown> {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) throw new GoogleApiError(400, `Invalid value at 'requests[${i}]': expected a request object.`, 'INVALID_ARGUMENT');
+  if (typeof request !== 'object' || request === null || Array.isArray(request))
+    throw new GoogleApiError(400, `Invalid value at 'requests[${i}]': expected a request object.`, 'INVALID_ARGUMENT');
   const kinds = Object.keys(request);
   for (const kind of kinds) {
     if (!['insertText', 'deleteContentRange', 'replaceAllText', 'updateTextStyle', 'updateParagraphStyle', ...UNMODELLED_REQUESTS].includes(kind)) {

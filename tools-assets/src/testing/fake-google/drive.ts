@@ -173,7 +173,7 @@ export function registerDriveRoutes(api: FakeGoogleApi): DriveFake {
   api.route('GET', HOST, `${BASE}/files/{fileId}/export`, (req) => {
     const file = find(req.params.fileId as string);
     const mimeType = req.query.get('mimeType');
-    if (!mimeType) throw new GoogleApiError(400, "Required parameter: mimeType", 'required');
+    if (!mimeType) throw new GoogleApiError(400, 'Required parameter: mimeType', 'required');
     if (!file.mimeType.startsWith(GOOGLE_APPS) || file.mimeType === FOLDER) {
       throw new GoogleApiError(403, 'Export only supports Docs Editors files.', 'fileNotExportable');
     }
@@ -295,12 +295,13 @@ export function registerDriveRoutes(api: FakeGoogleApi): DriveFake {
     const body = req.json<Partial<DrivePermission> & { emailMessage?: string }>();
     requireFields(body, ['type', 'role']);
     if (!['user', 'group', 'domain', 'anyone'].includes(body.type as string)) throw new GoogleApiError(400, `Invalid value for type: ${body.type}.`, 'invalid');
-    if (!['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'].includes(body.role as string)) throw new GoogleApiError(400, `Invalid value for role: ${body.role}.`, 'invalid');
+    if (!['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'].includes(body.role as string))
+      throw new GoogleApiError(400, `Invalid value for role: ${body.role}.`, 'invalid');
     if (body.type === 'user' || body.type === 'group') requireFields(body, ['emailAddress']);
     if (body.type === 'domain') requireFields(body, ['domain']);
     const notify = boolParam(req, 'sendNotificationEmail', true);
     if (body.role === 'owner' && req.query.get('transferOwnership') !== 'true') {
-      throw new GoogleApiError(403, 'The transferOwnership parameter must be enabled when the permission role is \'owner\'.', 'forbidden');
+      throw new GoogleApiError(403, "The transferOwnership parameter must be enabled when the permission role is 'owner'.", 'forbidden');
     }
     if (file.owner !== ME && !file.permissions.some((p) => p.emailAddress === ME.emailAddress && p.role === 'writer')) {
       throw new GoogleApiError(403, 'The user does not have sufficient permissions for this file.', 'insufficientFilePermissions');
@@ -318,7 +319,8 @@ export function registerDriveRoutes(api: FakeGoogleApi): DriveFake {
       };
       file.permissions.push(permission);
     }
-    if (notify && email !== undefined) notifications.push({ fileId: file.id, emailAddress: email, role: permission.role, ...(body.emailMessage ? { message: body.emailMessage } : {}) });
+    if (notify && email !== undefined)
+      notifications.push({ fileId: file.id, emailAddress: email, role: permission.role, ...(body.emailMessage ? { message: body.emailMessage } : {}) });
     return { json: select({ kind: 'drive#permission', ...permission }, req, PERMISSION_SCHEMA, 'kind,id,type,role') };
   });
 
@@ -341,7 +343,14 @@ export function registerDriveRoutes(api: FakeGoogleApi): DriveFake {
     }
     const about = {
       kind: 'drive#about',
-      user: { kind: 'drive#user', displayName: ME.displayName, emailAddress: ME.emailAddress, permissionId: ME.permissionId, me: true, photoLink: 'https://lh3.googleusercontent.com/a/fake-photo' },
+      user: {
+        kind: 'drive#user',
+        displayName: ME.displayName,
+        emailAddress: ME.emailAddress,
+        permissionId: ME.permissionId,
+        me: true,
+        photoLink: 'https://lh3.googleusercontent.com/a/fake-photo',
+      },
       storageQuota: { limit: String(QUOTA_LIMIT), usage: String(OTHER_USAGE + inDrive), usageInDrive: String(inDrive), usageInDriveTrash: String(inTrash) },
       maxUploadSize: '5242880000000',
       appInstalled: false,
@@ -380,7 +389,13 @@ interface FileMetadata {
 
 function renderFile(file: DriveFile, rootId: string): Record<string, unknown> {
   const binary = !file.mimeType.startsWith(GOOGLE_APPS);
-  const user = (u: DriveUser): Record<string, unknown> => ({ kind: 'drive#user', displayName: u.displayName, emailAddress: u.emailAddress, permissionId: u.permissionId, me: u === ME });
+  const user = (u: DriveUser): Record<string, unknown> => ({
+    kind: 'drive#user',
+    displayName: u.displayName,
+    emailAddress: u.emailAddress,
+    permissionId: u.permissionId,
+    me: u === ME,
+  });
   const dot = file.name.lastIndexOf('.');
   return {
     kind: 'drive#file',
@@ -458,7 +473,13 @@ function exported(file: DriveFile, mimeType: string): Buffer {
     case 'text/tab-separated-values':
       return Buffer.from(text.replace(/,/g, '\t'));
     case 'text/html':
-      return Buffer.from(`<html><body>${text.split('\n').filter(Boolean).map((l) => `<p>${l}</p>`).join('')}</body></html>`);
+      return Buffer.from(
+        `<html><body>${text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => `<p>${l}</p>`)
+          .join('')}</body></html>`,
+      );
     case 'application/pdf':
       return Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from(text), Buffer.from('\n%%EOF\n')]);
     default:
@@ -471,18 +492,84 @@ function exported(file: DriveFile, mimeType: string): Buffer {
 
 const USER_SCHEMA: FieldSchema = { kind: true, displayName: true, photoLink: true, me: true, permissionId: true, emailAddress: true };
 const PERMISSION_SCHEMA: FieldSchema = Object.fromEntries(
-  ['kind', 'id', 'type', 'role', 'emailAddress', 'domain', 'displayName', 'photoLink', 'allowFileDiscovery', 'expirationTime', 'deleted', 'pendingOwner', 'view', 'permissionDetails', 'teamDrivePermissionDetails'].map((f) => [f, true]),
+  [
+    'kind',
+    'id',
+    'type',
+    'role',
+    'emailAddress',
+    'domain',
+    'displayName',
+    'photoLink',
+    'allowFileDiscovery',
+    'expirationTime',
+    'deleted',
+    'pendingOwner',
+    'view',
+    'permissionDetails',
+    'teamDrivePermissionDetails',
+  ].map((f) => [f, true]),
 );
 const FILE_SCHEMA: FieldSchema = {
   ...Object.fromEntries(
     [
-      'kind', 'id', 'name', 'mimeType', 'description', 'starred', 'trashed', 'explicitlyTrashed', 'parents', 'properties', 'appProperties', 'spaces',
-      'version', 'webContentLink', 'webViewLink', 'iconLink', 'hasThumbnail', 'thumbnailLink', 'thumbnailVersion', 'viewedByMe', 'viewedByMeTime',
-      'createdTime', 'modifiedTime', 'modifiedByMeTime', 'modifiedByMe', 'sharedWithMeTime', 'driveId', 'shared', 'ownedByMe', 'capabilities',
-      'viewersCanCopyContent', 'copyRequiresWriterPermission', 'writersCanShare', 'permissionIds', 'hasAugmentedPermissions', 'folderColorRgb',
-      'originalFilename', 'fullFileExtension', 'fileExtension', 'md5Checksum', 'sha1Checksum', 'sha256Checksum', 'size', 'quotaBytesUsed',
-      'headRevisionId', 'contentHints', 'imageMediaMetadata', 'videoMediaMetadata', 'isAppAuthorized', 'exportLinks', 'shortcutDetails',
-      'contentRestrictions', 'resourceKey', 'linkShareMetadata', 'labelInfo', 'trashedTime', 'trashingUser',
+      'kind',
+      'id',
+      'name',
+      'mimeType',
+      'description',
+      'starred',
+      'trashed',
+      'explicitlyTrashed',
+      'parents',
+      'properties',
+      'appProperties',
+      'spaces',
+      'version',
+      'webContentLink',
+      'webViewLink',
+      'iconLink',
+      'hasThumbnail',
+      'thumbnailLink',
+      'thumbnailVersion',
+      'viewedByMe',
+      'viewedByMeTime',
+      'createdTime',
+      'modifiedTime',
+      'modifiedByMeTime',
+      'modifiedByMe',
+      'sharedWithMeTime',
+      'driveId',
+      'shared',
+      'ownedByMe',
+      'capabilities',
+      'viewersCanCopyContent',
+      'copyRequiresWriterPermission',
+      'writersCanShare',
+      'permissionIds',
+      'hasAugmentedPermissions',
+      'folderColorRgb',
+      'originalFilename',
+      'fullFileExtension',
+      'fileExtension',
+      'md5Checksum',
+      'sha1Checksum',
+      'sha256Checksum',
+      'size',
+      'quotaBytesUsed',
+      'headRevisionId',
+      'contentHints',
+      'imageMediaMetadata',
+      'videoMediaMetadata',
+      'isAppAuthorized',
+      'exportLinks',
+      'shortcutDetails',
+      'contentRestrictions',
+      'resourceKey',
+      'linkShareMetadata',
+      'labelInfo',
+      'trashedTime',
+      'trashingUser',
     ].map((f) => [f, true]),
   ),
   owners: USER_SCHEMA,
@@ -498,7 +585,18 @@ const ABOUT_SCHEMA: FieldSchema = {
   user: USER_SCHEMA,
   storageQuota: { limit: true, usage: true, usageInDrive: true, usageInDriveTrash: true },
   ...Object.fromEntries(
-    ['importFormats', 'exportFormats', 'maxImportSizes', 'maxUploadSize', 'appInstalled', 'folderColorPalette', 'driveThemes', 'canCreateDrives', 'canCreateTeamDrives', 'teamDriveThemes'].map((f) => [f, true]),
+    [
+      'importFormats',
+      'exportFormats',
+      'maxImportSizes',
+      'maxUploadSize',
+      'appInstalled',
+      'folderColorPalette',
+      'driveThemes',
+      'canCreateDrives',
+      'canCreateTeamDrives',
+      'teamDriveThemes',
+    ].map((f) => [f, true]),
   ),
 };
 const DEFAULT_FILE_FIELDS = 'kind,id,name,mimeType';
@@ -760,7 +858,12 @@ function boolParam(req: GoogleRequest, name: string, fallback: boolean): boolean
 }
 
 function splitIds(raw: string | null): string[] {
-  return raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  return raw
+    ? raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function pageToken(offset: number, q: string): string {

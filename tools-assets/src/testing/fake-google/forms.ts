@@ -92,7 +92,8 @@ function parseFilter(filter: string): (submitted: number) => boolean {
   if (filter.trim() === '') return () => true;
   const match = /^\s*timestamp\s*(>=|>)\s*(\S+)\s*$/.exec(filter);
   const at = match ? Date.parse(match[2] as string) : NaN;
-  if (!match || Number.isNaN(at)) throw new GoogleApiError(400, `Invalid filter: '${filter}'. Use 'timestamp > N' or 'timestamp >= N' with N in RFC 3339 format.`, 'INVALID_ARGUMENT');
+  if (!match || Number.isNaN(at))
+    throw new GoogleApiError(400, `Invalid filter: '${filter}'. Use 'timestamp > N' or 'timestamp >= N' with N in RFC 3339 format.`, 'INVALID_ARGUMENT');
   return match[1] === '>' ? (t) => t > at : (t) => t >= at;
 }
 
@@ -137,7 +138,9 @@ function seedSurvey(): FakeForm {
     {
       itemId: '00000002',
       title: 'Your role',
-      questionItem: { question: { questionId: q.role, required: true, choiceQuestion: { type: 'DROP_DOWN', options: [{ value: 'Engineer' }, { value: 'Designer' }, { value: 'Manager' }] } } },
+      questionItem: {
+        question: { questionId: q.role, required: true, choiceQuestion: { type: 'DROP_DOWN', options: [{ value: 'Engineer' }, { value: 'Designer' }, { value: 'Manager' }] } },
+      },
     },
     {
       itemId: '00000003',

@@ -91,7 +91,10 @@ export function registerGmailSettingsRoutes(api: FakeGoogleApi, options: GmailSe
     vacation: { enableAutoReply: false, responseSubject: '', responseBodyPlainText: '', responseBodyHtml: '', restrictToContacts: false, restrictToDomain: false },
     imap: { enabled: true, autoExpunge: true, expungeBehavior: 'archive', maxFolderSize: 0 },
     filters: new Map([
-      ['ANe1BmjkQ0qWQ2HlMOKN0hWxB4s3', { id: 'ANe1BmjkQ0qWQ2HlMOKN0hWxB4s3', criteria: { from: 'billing@shop.example' }, action: { addLabelIds: ['Label_2'], removeLabelIds: ['INBOX'] } }],
+      [
+        'ANe1BmjkQ0qWQ2HlMOKN0hWxB4s3',
+        { id: 'ANe1BmjkQ0qWQ2HlMOKN0hWxB4s3', criteria: { from: 'billing@shop.example' }, action: { addLabelIds: ['Label_2'], removeLabelIds: ['INBOX'] } },
+      ],
     ]),
     forwardingAddresses: new Map([['ada.backup@example.org', { forwardingEmail: 'ada.backup@example.org', verificationStatus: 'accepted' as const }]]),
     autoForwarding: { enabled: false },
@@ -125,7 +128,8 @@ export function registerGmailSettingsRoutes(api: FakeGoogleApi, options: GmailSe
     for (const field of ['responseSubject', 'responseBodyPlainText', 'responseBodyHtml']) checkType(json, field, 'string');
     checkInt64(json, 'startTime');
     checkInt64(json, 'endTime');
-    if (json.startTime !== undefined && json.endTime !== undefined && Number(json.endTime) <= Number(json.startTime)) throw badRequest('Invalid vacation settings: endTime must be after startTime.');
+    if (json.startTime !== undefined && json.endTime !== undefined && Number(json.endTime) <= Number(json.startTime))
+      throw badRequest('Invalid vacation settings: endTime must be after startTime.');
     state.vacation = { enableAutoReply: json.enableAutoReply === true, ...json } as GmailVacationSettings;
     if (json.startTime !== undefined) state.vacation.startTime = String(json.startTime);
     if (json.endTime !== undefined) state.vacation.endTime = String(json.endTime);
@@ -138,7 +142,8 @@ export function registerGmailSettingsRoutes(api: FakeGoogleApi, options: GmailSe
     rejectUnknownFields(json, ['enabled', 'autoExpunge', 'expungeBehavior', 'maxFolderSize'], 'imap_settings');
     checkType(json, 'enabled', 'boolean');
     checkType(json, 'autoExpunge', 'boolean');
-    if (json.expungeBehavior !== undefined && !EXPUNGE.includes(String(json.expungeBehavior))) throw badRequest(`Invalid value at 'imap_settings.expunge_behavior', "${String(json.expungeBehavior)}"`);
+    if (json.expungeBehavior !== undefined && !EXPUNGE.includes(String(json.expungeBehavior)))
+      throw badRequest(`Invalid value at 'imap_settings.expunge_behavior', "${String(json.expungeBehavior)}"`);
     if (json.maxFolderSize !== undefined && !FOLDER_SIZES.includes(Number(json.maxFolderSize))) throw badRequest('Invalid maxFolderSize: use 0, 1000, 2000, 5000 or 10000.');
     state.imap = {
       enabled: json.enabled === true,
@@ -157,13 +162,17 @@ export function registerGmailSettingsRoutes(api: FakeGoogleApi, options: GmailSe
     const action = json.action ?? {};
     rejectUnknownFields(action, ['addLabelIds', 'removeLabelIds', 'forward'], 'filter.action');
     rejectUnknownFields(criteria, CRITERIA, 'filter.criteria');
-    if (!CRITERIA.some((key) => criteria[key] !== undefined && criteria[key] !== '')) throw badRequest('Filter doesn\'t have any criteria');
+    if (!CRITERIA.some((key) => criteria[key] !== undefined && criteria[key] !== '')) throw badRequest("Filter doesn't have any criteria");
     const add = labelIds(action.addLabelIds, 'action.addLabelIds');
     const remove = labelIds(action.removeLabelIds, 'action.removeLabelIds');
-    if (!add?.length && !remove?.length && !action.forward) throw badRequest('Filter doesn\'t have any actions');
+    if (!add?.length && !remove?.length && !action.forward) throw badRequest("Filter doesn't have any actions");
     const duplicate = [...state.filters.values()].some((f) => JSON.stringify(f.criteria) === JSON.stringify(criteria) && JSON.stringify(f.action) === JSON.stringify(action));
     if (duplicate) throw new GoogleApiError(400, 'Filter already exists', 'FAILED_PRECONDITION');
-    const filter: GmailFilter = { id: `ANe1Bmj${String(nextFilter++).padStart(4, '0')}xQ9`, criteria, action: { ...(add ? { addLabelIds: add } : {}), ...(remove ? { removeLabelIds: remove } : {}) } };
+    const filter: GmailFilter = {
+      id: `ANe1Bmj${String(nextFilter++).padStart(4, '0')}xQ9`,
+      criteria,
+      action: { ...(add ? { addLabelIds: add } : {}), ...(remove ? { removeLabelIds: remove } : {}) },
+    };
     state.filters.set(filter.id, filter);
     return { json: filter };
   });
@@ -194,7 +203,8 @@ export function registerGmailSettingsRoutes(api: FakeGoogleApi, options: GmailSe
     const json = req.json<Record<string, unknown>>();
     rejectUnknownFields(json, ['enabled', 'emailAddress', 'disposition'], 'auto_forwarding');
     checkType(json, 'enabled', 'boolean');
-    if (json.disposition !== undefined && ![...DISPOSITIONS, 'dispositionUnspecified'].includes(String(json.disposition))) throw badRequest(`Invalid value at 'auto_forwarding.disposition', "${String(json.disposition)}"`);
+    if (json.disposition !== undefined && ![...DISPOSITIONS, 'dispositionUnspecified'].includes(String(json.disposition)))
+      throw badRequest(`Invalid value at 'auto_forwarding.disposition', "${String(json.disposition)}"`);
     if (json.enabled === true) {
       requireFields(json, ['emailAddress', 'disposition']);
       if (json.disposition === 'dispositionUnspecified') throw badRequest('A disposition is required when auto-forwarding is enabled.');

@@ -141,7 +141,10 @@ export function decodeEncodedWords(value: string): string {
       const bytes =
         encoding.toUpperCase() === 'B'
           ? Buffer.from(data, 'base64')
-          : Buffer.from(data.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+          : Buffer.from(
+              data.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+              'latin1',
+            );
       // A character split across two words (which RFC 2047 forbids) fails here.
       return decodeCharset(bytes, charset, true);
     });
@@ -546,7 +549,11 @@ class Mailbox implements GmailFake {
 // ---------------------------------------------------------------------------------------------
 // Seed mailbox.
 
-const PDF_BYTES = Buffer.concat([Buffer.from('%PDF-1.4\n%'), Buffer.from([0xe2, 0xe3, 0xcf, 0xd3, 0x00, 0xff, 0x10, 0x80]), Buffer.from('\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n')]);
+const PDF_BYTES = Buffer.concat([
+  Buffer.from('%PDF-1.4\n%'),
+  Buffer.from([0xe2, 0xe3, 0xcf, 0xd3, 0x00, 0xff, 0x10, 0x80]),
+  Buffer.from('\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n'),
+]);
 
 /** The seeded attachment's bytes (report-q3.pdf on the "Quarterly report" message). */
 export const GMAIL_SEED_ATTACHMENT = PDF_BYTES;
@@ -688,7 +695,13 @@ export function registerGmailRoutes(api: FakeGoogleApi): GmailFake {
   route('GET', '/messages', { query: LIST }, (req) => {
     const found = box.search(req);
     const { items: page, nextPageToken } = pageOf(found, req, 'maxResults', 100, 500);
-    return { json: { ...(page.length ? { messages: page.map((m) => ({ id: m.id, threadId: m.threadId })) } : {}), ...(nextPageToken ? { nextPageToken } : {}), resultSizeEstimate: found.length } };
+    return {
+      json: {
+        ...(page.length ? { messages: page.map((m) => ({ id: m.id, threadId: m.threadId })) } : {}),
+        ...(nextPageToken ? { nextPageToken } : {}),
+        resultSizeEstimate: found.length,
+      },
+    };
   });
   route('POST', '/messages/send', {}, (req) => {
     const json = body(req, MESSAGE, 'message');

@@ -31,15 +31,56 @@ export interface PeopleFake {
 const MODELLED = ['names', 'emailAddresses', 'phoneNumbers', 'organizations', 'biographies', 'addresses'] as const;
 /** Valid paths of the API's masks that the fake stores nothing for (so they are accepted and come back empty). */
 const OTHER_FIELDS = [
-  'ageRanges', 'birthdays', 'calendarUrls', 'clientData', 'coverPhotos', 'events', 'externalIds', 'genders', 'imClients', 'interests',
-  'locales', 'locations', 'memberships', 'metadata', 'miscKeywords', 'nicknames', 'occupations', 'photos', 'relations', 'sipAddresses',
-  'skills', 'urls', 'userDefined',
+  'ageRanges',
+  'birthdays',
+  'calendarUrls',
+  'clientData',
+  'coverPhotos',
+  'events',
+  'externalIds',
+  'genders',
+  'imClients',
+  'interests',
+  'locales',
+  'locations',
+  'memberships',
+  'metadata',
+  'miscKeywords',
+  'nicknames',
+  'occupations',
+  'photos',
+  'relations',
+  'sipAddresses',
+  'skills',
+  'urls',
+  'userDefined',
 ];
 /** Fields updateContact may change (the reference's list for updatePersonFields). */
 const UPDATABLE = [
-  'addresses', 'biographies', 'birthdays', 'calendarUrls', 'clientData', 'emailAddresses', 'events', 'externalIds', 'genders', 'imClients',
-  'interests', 'locales', 'locations', 'memberships', 'miscKeywords', 'names', 'nicknames', 'occupations', 'organizations', 'phoneNumbers',
-  'relations', 'sipAddresses', 'urls', 'userDefined',
+  'addresses',
+  'biographies',
+  'birthdays',
+  'calendarUrls',
+  'clientData',
+  'emailAddresses',
+  'events',
+  'externalIds',
+  'genders',
+  'imClients',
+  'interests',
+  'locales',
+  'locations',
+  'memberships',
+  'miscKeywords',
+  'names',
+  'nicknames',
+  'occupations',
+  'organizations',
+  'phoneNumbers',
+  'relations',
+  'sipAddresses',
+  'urls',
+  'userDefined',
 ];
 const SOURCES = ['DIRECTORY_SOURCE_TYPE_DOMAIN_CONTACT', 'DIRECTORY_SOURCE_TYPE_DOMAIN_PROFILE'];
 
@@ -74,7 +115,14 @@ export function registerPeopleRoutes(api: FakeGoogleApi): PeopleFake {
     const fields = mask(req, 'personFields', true);
     const all = [...contacts.values()];
     const page = pageOf(all, req, 'pageSize', 100, 1000);
-    return { json: { connections: page.items.map((p) => masked(p, fields)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), totalPeople: all.length, totalItems: all.length } };
+    return {
+      json: {
+        connections: page.items.map((p) => masked(p, fields)),
+        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+        totalPeople: all.length,
+        totalItems: all.length,
+      },
+    };
   });
 
   api.route('GET', HOST, '/v1/people:searchContacts', (req) => {
@@ -126,7 +174,8 @@ export function registerPeopleRoutes(api: FakeGoogleApi): PeopleFake {
     if (body.etag !== person.etag) {
       throw new GoogleApiError(400, 'Request person.etag is different than the current person.etag. Clear local cache and get the latest person.', 'FAILED_PRECONDITION');
     }
-    if (body.resourceName !== undefined && body.resourceName !== person.resourceName) throw new GoogleApiError(400, 'person.resourceName does not match the resource name in the URL.');
+    if (body.resourceName !== undefined && body.resourceName !== person.resourceName)
+      throw new GoogleApiError(400, 'person.resourceName does not match the resource name in the URL.');
     for (const field of update) {
       if (!(MODELLED as readonly string[]).includes(field)) continue;
       if (body[field] === undefined) delete person[field];
@@ -148,12 +197,17 @@ export function registerPeopleRoutes(api: FakeGoogleApi): PeopleFake {
 function mask(req: GoogleRequest, name: string, required: boolean): string[] {
   const value = req.query.get(name);
   if (value === null || value === '') {
-    if (required) throw new GoogleApiError(400, `${name} mask is required. Please specify one or more valid paths. Valid paths are documented at https://developers.google.com/people/api/rest/v1/people/get.`);
+    if (required)
+      throw new GoogleApiError(
+        400,
+        `${name} mask is required. Please specify one or more valid paths. Valid paths are documented at https://developers.google.com/people/api/rest/v1/people/get.`,
+      );
     return [...MODELLED];
   }
   const fields = value.split(',').map((f) => f.trim().replace(/^person\./, ''));
   for (const field of fields) {
-    if (!(MODELLED as readonly string[]).includes(field) && !OTHER_FIELDS.includes(field)) throw new GoogleApiError(400, `Invalid ${name} mask path: "${field}". Valid paths are documented at https://developers.google.com/people/api/rest/v1/people/get.`);
+    if (!(MODELLED as readonly string[]).includes(field) && !OTHER_FIELDS.includes(field))
+      throw new GoogleApiError(400, `Invalid ${name} mask path: "${field}". Valid paths are documented at https://developers.google.com/people/api/rest/v1/people/get.`);
   }
   return fields;
 }
@@ -168,7 +222,13 @@ function matches(person: Person, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (q === '') return false;
   const words: string[] = [];
-  for (const n of person.names ?? []) words.push(...String(n.displayName ?? '').toLowerCase().split(/\s+/), String(n.displayName ?? '').toLowerCase());
+  for (const n of person.names ?? [])
+    words.push(
+      ...String(n.displayName ?? '')
+        .toLowerCase()
+        .split(/\s+/),
+      String(n.displayName ?? '').toLowerCase(),
+    );
   for (const e of person.emailAddresses ?? []) words.push(String(e.value).toLowerCase());
   for (const o of person.organizations ?? []) words.push(String(o.name ?? '').toLowerCase());
   const digits = q.replace(/[^\d]/g, '');
@@ -216,7 +276,8 @@ function setField(person: Person, field: string, value: unknown): void {
     }
   }
   if (field === 'emailAddresses' || field === 'phoneNumbers') {
-    for (const entry of entries) if (typeof entry.value !== 'string' || entry.value === '') throw new GoogleApiError(400, `Invalid value at 'person.${field}': every entry needs a value.`);
+    for (const entry of entries)
+      if (typeof entry.value !== 'string' || entry.value === '') throw new GoogleApiError(400, `Invalid value at 'person.${field}': every entry needs a value.`);
   }
   if (field === 'phoneNumbers') {
     for (const entry of entries) if ((entry.value as string).startsWith('+')) entry.canonicalForm = `+${(entry.value as string).replace(/[^\d]/g, '')}`;
@@ -238,7 +299,10 @@ function seed(contacts: Map<string, Person>, directory: Person[]): void {
   };
   add('contact', 'c4829304756102938475', {
     names: [{ givenName: 'Marta', familyName: 'Gómez' }],
-    emailAddresses: [{ value: 'marta.gomez@example.com', type: 'home' }, { value: 'mgomez@acme.example', type: 'work' }],
+    emailAddresses: [
+      { value: 'marta.gomez@example.com', type: 'home' },
+      { value: 'mgomez@acme.example', type: 'work' },
+    ],
     phoneNumbers: [{ value: '+34 612 345 678', type: 'mobile' }],
     organizations: [{ name: 'Acme Corp', title: 'Product Manager' }],
     biographies: [{ value: 'Met at DevConf 2023' }],

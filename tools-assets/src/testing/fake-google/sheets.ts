@@ -70,7 +70,22 @@ const SPREADSHEET_SCHEMA: FieldSchema = {
   spreadsheetId: true,
   properties: true,
   sheets: Object.fromEntries(
-    ['properties', 'data', 'merges', 'conditionalFormats', 'filterViews', 'protectedRanges', 'basicFilter', 'charts', 'bandedRanges', 'developerMetadata', 'rowGroups', 'columnGroups', 'slicers', 'tables'].map((f) => [f, true as const]),
+    [
+      'properties',
+      'data',
+      'merges',
+      'conditionalFormats',
+      'filterViews',
+      'protectedRanges',
+      'basicFilter',
+      'charts',
+      'bandedRanges',
+      'developerMetadata',
+      'rowGroups',
+      'columnGroups',
+      'slicers',
+      'tables',
+    ].map((f) => [f, true as const]),
   ),
   namedRanges: true,
   spreadsheetUrl: true,
@@ -87,15 +102,75 @@ type ValueRender = (typeof VALUE_RENDER)[number];
 
 /** Every request kind of spreadsheets.batchUpdate; the fake models some and accepts the rest with an empty reply. */
 const REQUEST_KINDS = [
-  'updateSpreadsheetProperties', 'updateSheetProperties', 'updateDimensionProperties', 'updateNamedRange', 'repeatCell', 'addNamedRange', 'deleteNamedRange',
-  'addSheet', 'deleteSheet', 'autoFill', 'cutPaste', 'copyPaste', 'mergeCells', 'unmergeCells', 'updateBorders', 'updateCells', 'addFilterView', 'appendCells',
-  'clearBasicFilter', 'deleteDimension', 'deleteEmbeddedObject', 'deleteFilterView', 'duplicateFilterView', 'duplicateSheet', 'findReplace', 'insertDimension',
-  'insertRange', 'moveDimension', 'updateEmbeddedObjectPosition', 'pasteData', 'textToColumns', 'updateFilterView', 'deleteRange', 'appendDimension',
-  'addConditionalFormatRule', 'updateConditionalFormatRule', 'deleteConditionalFormatRule', 'sortRange', 'setDataValidation', 'setBasicFilter',
-  'addProtectedRange', 'updateProtectedRange', 'deleteProtectedRange', 'autoResizeDimensions', 'addChart', 'updateChartSpec', 'updateBanding', 'addBanding',
-  'deleteBanding', 'createDeveloperMetadata', 'updateDeveloperMetadata', 'deleteDeveloperMetadata', 'randomizeRange', 'addDimensionGroup',
-  'deleteDimensionGroup', 'updateDimensionGroup', 'trimWhitespace', 'deleteDuplicates', 'updateEmbeddedObjectBorder', 'addSlicer', 'updateSlicerSpec',
-  'addDataSource', 'updateDataSource', 'deleteDataSource', 'refreshDataSource', 'cancelDataSourceRefresh', 'addTable', 'updateTable', 'deleteTable',
+  'updateSpreadsheetProperties',
+  'updateSheetProperties',
+  'updateDimensionProperties',
+  'updateNamedRange',
+  'repeatCell',
+  'addNamedRange',
+  'deleteNamedRange',
+  'addSheet',
+  'deleteSheet',
+  'autoFill',
+  'cutPaste',
+  'copyPaste',
+  'mergeCells',
+  'unmergeCells',
+  'updateBorders',
+  'updateCells',
+  'addFilterView',
+  'appendCells',
+  'clearBasicFilter',
+  'deleteDimension',
+  'deleteEmbeddedObject',
+  'deleteFilterView',
+  'duplicateFilterView',
+  'duplicateSheet',
+  'findReplace',
+  'insertDimension',
+  'insertRange',
+  'moveDimension',
+  'updateEmbeddedObjectPosition',
+  'pasteData',
+  'textToColumns',
+  'updateFilterView',
+  'deleteRange',
+  'appendDimension',
+  'addConditionalFormatRule',
+  'updateConditionalFormatRule',
+  'deleteConditionalFormatRule',
+  'sortRange',
+  'setDataValidation',
+  'setBasicFilter',
+  'addProtectedRange',
+  'updateProtectedRange',
+  'deleteProtectedRange',
+  'autoResizeDimensions',
+  'addChart',
+  'updateChartSpec',
+  'updateBanding',
+  'addBanding',
+  'deleteBanding',
+  'createDeveloperMetadata',
+  'updateDeveloperMetadata',
+  'deleteDeveloperMetadata',
+  'randomizeRange',
+  'addDimensionGroup',
+  'deleteDimensionGroup',
+  'updateDimensionGroup',
+  'trimWhitespace',
+  'deleteDuplicates',
+  'updateEmbeddedObjectBorder',
+  'addSlicer',
+  'updateSlicerSpec',
+  'addDataSource',
+  'updateDataSource',
+  'deleteDataSource',
+  'refreshDataSource',
+  'cancelDataSourceRefresh',
+  'addTable',
+  'updateTable',
+  'deleteTable',
 ];
 
 /**
@@ -142,7 +217,12 @@ export function registerSheetsRoutes(api: FakeGoogleApi): SheetsFake {
         locale: 'en_US',
         autoRecalc: 'ON_CHANGE',
         timeZone: 'Etc/GMT',
-        defaultFormat: { backgroundColor: { red: 1, green: 1, blue: 1 }, verticalAlignment: 'BOTTOM', wrapStrategy: 'OVERFLOW_CELL', textFormat: { fontFamily: 'arial', fontSize: 10 } },
+        defaultFormat: {
+          backgroundColor: { red: 1, green: 1, blue: 1 },
+          verticalAlignment: 'BOTTOM',
+          wrapStrategy: 'OVERFLOW_CELL',
+          textFormat: { fontFamily: 'arial', fontSize: 10 },
+        },
       },
       sheets: [],
       namedRanges: [],
@@ -155,18 +235,43 @@ export function registerSheetsRoutes(api: FakeGoogleApi): SheetsFake {
   // ---- seeds ----
   const budget = create('Q3 Budget', ['Expenses', 'Summary']);
   const expenses = budget.sheets[0] as SheetState;
-  writeCells(expenses, 0, 0, [
-    ['Date', 'Item', 'Amount'],
-    ['2024-07-02', 'Office chairs', '1,250.00'],
-    ['2024-07-15', 'Laptops', '3400'],
-    ['2024-08-01', 'Coffee', '86.5'],
-    ['', 'Total', '=SUM(C2:C4)'],
-  ], 'USER_ENTERED');
+  writeCells(
+    expenses,
+    0,
+    0,
+    [
+      ['Date', 'Item', 'Amount'],
+      ['2024-07-02', 'Office chairs', '1,250.00'],
+      ['2024-07-15', 'Laptops', '3400'],
+      ['2024-08-01', 'Coffee', '86.5'],
+      ['', 'Total', '=SUM(C2:C4)'],
+    ],
+    'USER_ENTERED',
+  );
   expenses.properties.gridProperties.frozenRowCount = 1;
   budget.namedRanges.push({ namedRangeId: 'nr_totals', name: 'Totals', range: { sheetId: 0, startRowIndex: 4, endRowIndex: 5, startColumnIndex: 1, endColumnIndex: 3 } });
-  writeCells(budget.sheets[1] as SheetState, 0, 0, [['Quarter', 'Q3'], ['Owner', 'finance@example.com']], 'USER_ENTERED');
+  writeCells(
+    budget.sheets[1] as SheetState,
+    0,
+    0,
+    [
+      ['Quarter', 'Q3'],
+      ['Owner', 'finance@example.com'],
+    ],
+    'USER_ENTERED',
+  );
   const roster = create('Team Roster', ['Team Members']);
-  writeCells(roster.sheets[0] as SheetState, 0, 0, [['Name', 'Role', 'Start'], ['Ada Lovelace', 'Engineer', '2021'], ['Grace Hopper', 'Admiral', '2019']], 'USER_ENTERED');
+  writeCells(
+    roster.sheets[0] as SheetState,
+    0,
+    0,
+    [
+      ['Name', 'Role', 'Start'],
+      ['Ada Lovelace', 'Engineer', '2021'],
+      ['Grace Hopper', 'Admiral', '2019'],
+    ],
+    'USER_ENTERED',
+  );
 
   const values = `${BASE}/{spreadsheetId}/values/{range}`;
   const json = (req: GoogleRequest, value: unknown, schema?: FieldSchema): GoogleResponse => ({ json: partialResponse(req, value, schema) });
@@ -183,7 +288,8 @@ export function registerSheetsRoutes(api: FakeGoogleApi): SheetsFake {
       return title ?? `Sheet${i + 1}`;
     });
     titles.forEach((title, i) => {
-      if (titles.indexOf(title) !== i) throw new GoogleApiError(400, `Invalid spreadsheet.sheets[${i}]: A sheet with the name "${title}" already exists. Please enter another name.`);
+      if (titles.indexOf(title) !== i)
+        throw new GoogleApiError(400, `Invalid spreadsheet.sheets[${i}]: A sheet with the name "${title}" already exists. Please enter another name.`);
     });
     const title = typeof props.title === 'string' && props.title !== '' ? props.title : 'Untitled spreadsheet';
     const created = create(title, titles.length > 0 ? titles : ['Sheet1']);
@@ -309,7 +415,10 @@ function renderSpreadsheet(spreadsheet: SpreadsheetState, gridData: boolean, ran
       const out: Json = { properties: sheet.properties };
       if (sheet.merges.length > 0) out.merges = sheet.merges;
       if (gridData) {
-        const areas = ranges.length > 0 ? ranges.filter((area) => area.sheet === sheet) : [{ sheet, r0: 0, c0: 0, r1: sheet.cells.length, c1: Math.max(0, ...sheet.cells.map((row) => (row ?? []).length)) }];
+        const areas =
+          ranges.length > 0
+            ? ranges.filter((area) => area.sheet === sheet)
+            : [{ sheet, r0: 0, c0: 0, r1: sheet.cells.length, c1: Math.max(0, ...sheet.cells.map((row) => (row ?? []).length)) }];
         out.data = areas.map((area) => gridDataOf(spreadsheet, area));
       }
       return out;
@@ -404,7 +513,10 @@ function resolveRange(spreadsheet: SpreadsheetState, range: string): Area {
       cells = range;
     }
   }
-  const sheet = title === undefined ? [...spreadsheet.sheets].sort((a, b) => a.properties.index - b.properties.index).find((s) => !s.properties.hidden) : spreadsheet.sheets.find((s) => s.properties.title === title);
+  const sheet =
+    title === undefined
+      ? [...spreadsheet.sheets].sort((a, b) => a.properties.index - b.properties.index).find((s) => !s.properties.hidden)
+      : spreadsheet.sheets.find((s) => s.properties.title === title);
   if (!sheet) throw unparsable(range);
   const grid = sheet.properties.gridProperties;
   if (cells === undefined || cells === '') return { sheet, r0: 0, c0: 0, r1: grid.rowCount, c1: grid.columnCount };
@@ -445,7 +557,10 @@ function gridArea(spreadsheet: SpreadsheetState, range: GridRange, where: string
 function checkGrid(area: Area): Area {
   const grid = area.sheet.properties.gridProperties;
   if (area.r1 > grid.rowCount || area.c1 > grid.columnCount) {
-    throw new GoogleApiError(400, `Range (${a1(area.sheet, area.r0, area.c0, area.r1, area.c1)}) exceeds grid limits. Max rows: ${grid.rowCount}, max columns: ${grid.columnCount}`);
+    throw new GoogleApiError(
+      400,
+      `Range (${a1(area.sheet, area.r0, area.c0, area.r1, area.c1)}) exceeds grid limits. Max rows: ${grid.rowCount}, max columns: ${grid.columnCount}`,
+    );
   }
   return area;
 }
@@ -472,7 +587,8 @@ function bodyRows(spreadsheet: SpreadsheetState, area: Area, body: Json): unknow
   if (!Array.isArray(rows) || rows.some((row) => !Array.isArray(row))) throw new GoogleApiError(400, "Invalid value at 'data.values': each element must be a list of values.");
   rows.forEach((row: unknown[], i) =>
     row.forEach((value, j) => {
-      if (value !== null && typeof value === 'object') throw new GoogleApiError(400, `Invalid values[${i}][${j}]: ${Array.isArray(value) ? 'list_value' : 'struct_value'} ${JSON.stringify(value)}`);
+      if (value !== null && typeof value === 'object')
+        throw new GoogleApiError(400, `Invalid values[${i}][${j}]: ${Array.isArray(value) ? 'list_value' : 'struct_value'} ${JSON.stringify(value)}`);
     }),
   );
   return dimension === 'COLUMNS' ? transpose(rows as unknown[][]) : (rows as unknown[][]);
@@ -613,7 +729,11 @@ function formatPattern(value: number, type: string, pattern: string | undefined)
   if (!body) return chosen;
   const percent = chosen.includes('%');
   const decimals = (body[0].split('.')[1] ?? '').length;
-  const shown = Math.abs(percent ? value * 100 : value).toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: body[0].includes(',') });
+  const shown = Math.abs(percent ? value * 100 : value).toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+    useGrouping: body[0].includes(','),
+  });
   return `${value < 0 ? '-' : ''}${chosen.slice(0, body.index)}${shown}${chosen.slice(body.index + body[0].length)}`;
 }
 
@@ -906,7 +1026,8 @@ function applyRequest(spreadsheet: SpreadsheetState, request: unknown, where: st
       requireFields(body, ['range'], at);
       const area = gridArea(spreadsheet, body.range as GridRange, at);
       const range: GridRange = { sheetId: area.sheet.properties.sheetId, startRowIndex: area.r0, endRowIndex: area.r1, startColumnIndex: area.c0, endColumnIndex: area.c1 };
-      const overlaps = (m: GridRange): boolean => (m.startRowIndex ?? 0) < area.r1 && area.r0 < (m.endRowIndex ?? 0) && (m.startColumnIndex ?? 0) < area.c1 && area.c0 < (m.endColumnIndex ?? 0);
+      const overlaps = (m: GridRange): boolean =>
+        (m.startRowIndex ?? 0) < area.r1 && area.r0 < (m.endRowIndex ?? 0) && (m.startColumnIndex ?? 0) < area.c1 && area.c0 < (m.endColumnIndex ?? 0);
       if (kind === 'unmergeCells') {
         area.sheet.merges = area.sheet.merges.filter((m) => !overlaps(m));
         return {};
@@ -964,7 +1085,8 @@ function applyRequest(spreadsheet: SpreadsheetState, request: unknown, where: st
       if (!/^[A-Za-z_][A-Za-z0-9_]{0,249}$/.test(name) || /^[A-Za-z]{1,3}\d+$/.test(name) || /^(true|false)$/i.test(name)) {
         throw new GoogleApiError(400, `Invalid ${at}: Named range name "${name}" is invalid.`);
       }
-      if (spreadsheet.namedRanges.some((n) => n.name.toLowerCase() === name.toLowerCase())) throw new GoogleApiError(400, `Invalid ${at}: Named range with name "${name}" already exists.`);
+      if (spreadsheet.namedRanges.some((n) => n.name.toLowerCase() === name.toLowerCase()))
+        throw new GoogleApiError(400, `Invalid ${at}: Named range with name "${name}" already exists.`);
       const area = gridArea(spreadsheet, named.range as GridRange, at);
       const namedRange = {
         namedRangeId: typeof named.namedRangeId === 'string' ? named.namedRangeId : `nr_${Math.random().toString(36).slice(2, 12)}`,
@@ -986,7 +1108,8 @@ function applyRequest(spreadsheet: SpreadsheetState, request: unknown, where: st
       const find = String(body.find);
       const flags = body.matchCase === true ? 'g' : 'gi';
       const pattern = new RegExp(body.searchByRegex === true ? find : find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flags);
-      const sheets = body.allSheets === true ? spreadsheet.sheets : body.range !== undefined ? [gridArea(spreadsheet, body.range as GridRange, at).sheet] : [sheetById(body.sheetId)];
+      const sheets =
+        body.allSheets === true ? spreadsheet.sheets : body.range !== undefined ? [gridArea(spreadsheet, body.range as GridRange, at).sheet] : [sheetById(body.sheetId)];
       let values = 0;
       let occurrences = 0;
       const rowsChanged = new Set<string>();
@@ -1090,14 +1213,26 @@ function shiftReferences(spreadsheet: SpreadsheetState, sheet: SheetState, rows:
           if (match.startsWith('"')) return match;
           const bang = match.lastIndexOf('!');
           const prefix = bang < 0 ? '' : match.slice(0, bang + 1);
-          const title = bang < 0 ? owner.properties.title : prefix.slice(0, -1).replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+          const title =
+            bang < 0
+              ? owner.properties.title
+              : prefix
+                  .slice(0, -1)
+                  .replace(/^'(.*)'$/, '$1')
+                  .replace(/''/g, "'");
           if (title !== sheet.properties.title) return match;
-          const ends = match.slice(bang + 1).split(':').map((end) => /^(\$?)([A-Za-z]+)(\$?)(\d+)$/.exec(end) as RegExpExecArray);
+          const ends = match
+            .slice(bang + 1)
+            .split(':')
+            .map((end) => /^(\$?)([A-Za-z]+)(\$?)(\d+)$/.exec(end) as RegExpExecArray);
           const index = (end: RegExpExecArray): number => (rows ? Number(end[4]) - 1 : columnIndex(end[2] as string));
           const span = moveSpan(index(ends[0] as RegExpExecArray), index(ends[ends.length - 1] as RegExpExecArray));
           if (!span) return '#REF!';
           const write = (end: RegExpExecArray, i: number): string => (rows ? `${end[1]}${end[2]}${end[3]}${i + 1}` : `${end[1]}${columnLetters(i)}${end[3]}${end[4]}`);
-          return prefix + (ends.length === 1 ? write(ends[0] as RegExpExecArray, span[0]) : `${write(ends[0] as RegExpExecArray, span[0])}:${write(ends[1] as RegExpExecArray, span[1])}`);
+          return (
+            prefix +
+            (ends.length === 1 ? write(ends[0] as RegExpExecArray, span[0]) : `${write(ends[0] as RegExpExecArray, span[0])}:${write(ends[1] as RegExpExecArray, span[1])}`)
+          );
         });
       }
     }

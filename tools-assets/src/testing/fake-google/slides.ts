@@ -115,13 +115,50 @@ const PRESENTATION_SCHEMA: FieldSchema = Object.fromEntries(
 
 /** Every request kind of presentations.batchUpdate; the fake models the common ones and accepts the rest after checking the objects they name. */
 const REQUEST_KINDS = [
-  'createSlide', 'createShape', 'createTable', 'insertText', 'insertTableRows', 'insertTableColumns', 'deleteTableRow', 'deleteTableColumn', 'replaceAllText',
-  'deleteObject', 'updatePageElementTransform', 'updateSlidesPosition', 'deleteText', 'createImage', 'createVideo', 'createSheetsChart', 'createLine',
-  'refreshSheetsChart', 'updateShapeProperties', 'updateImageProperties', 'updateVideoProperties', 'updatePageProperties', 'updateTableCellProperties',
-  'updateLineProperties', 'createParagraphBullets', 'replaceAllShapesWithImage', 'duplicateObject', 'updateTextStyle', 'replaceAllShapesWithSheetsChart',
-  'deleteParagraphBullets', 'updateParagraphStyle', 'updateTableBorderProperties', 'updateTableColumnProperties', 'updateTableRowProperties',
-  'mergeTableCells', 'unmergeTableCells', 'groupObjects', 'ungroupObjects', 'updatePageElementAltText', 'replaceImage', 'updateSlideProperties',
-  'updatePageElementsZOrder', 'updateLineCategory', 'rerouteLine',
+  'createSlide',
+  'createShape',
+  'createTable',
+  'insertText',
+  'insertTableRows',
+  'insertTableColumns',
+  'deleteTableRow',
+  'deleteTableColumn',
+  'replaceAllText',
+  'deleteObject',
+  'updatePageElementTransform',
+  'updateSlidesPosition',
+  'deleteText',
+  'createImage',
+  'createVideo',
+  'createSheetsChart',
+  'createLine',
+  'refreshSheetsChart',
+  'updateShapeProperties',
+  'updateImageProperties',
+  'updateVideoProperties',
+  'updatePageProperties',
+  'updateTableCellProperties',
+  'updateLineProperties',
+  'createParagraphBullets',
+  'replaceAllShapesWithImage',
+  'duplicateObject',
+  'updateTextStyle',
+  'replaceAllShapesWithSheetsChart',
+  'deleteParagraphBullets',
+  'updateParagraphStyle',
+  'updateTableBorderProperties',
+  'updateTableColumnProperties',
+  'updateTableRowProperties',
+  'mergeTableCells',
+  'unmergeTableCells',
+  'groupObjects',
+  'ungroupObjects',
+  'updatePageElementAltText',
+  'replaceImage',
+  'updateSlideProperties',
+  'updatePageElementsZOrder',
+  'updateLineCategory',
+  'rerouteLine',
 ];
 
 /**
@@ -163,7 +200,17 @@ export function registerSlidesRoutes(api: FakeGoogleApi): SlidesFake {
         masterObjectId: 'g_master',
         layoutName: name,
         displayName: layout.displayName,
-        elements: layout.placeholders.map((p, i) => ({ kind: 'shape', objectId: `${objectId}_${i}`, shapeType: 'TEXT_BOX', text: '', placeholder: { type: p.type, ...(p.index ? { index: p.index } : {}) }, x: p.x, y: p.y, w: p.w, h: p.h })),
+        elements: layout.placeholders.map((p, i) => ({
+          kind: 'shape',
+          objectId: `${objectId}_${i}`,
+          shapeType: 'TEXT_BOX',
+          text: '',
+          placeholder: { type: p.type, ...(p.index ? { index: p.index } : {}) },
+          x: p.x,
+          y: p.y,
+          w: p.w,
+          h: p.h,
+        })),
       });
     }
     presentations.set(deck.presentationId, deck);
@@ -185,24 +232,55 @@ export function registerSlidesRoutes(api: FakeGoogleApi): SlidesFake {
   };
   seedSlide('g_intro', 'TITLE', ['Quarterly Review', 'Q3 2024 · Finance team']);
   seedSlide('g_highlights', 'TITLE_AND_BODY', ['Highlights', 'Revenue up 12%\nChurn down to 3%\nTwo new regions']);
-  seedSlide('g_numbers', 'TITLE_ONLY', ['Numbers by region'], [
-    { kind: 'table', objectId: 'g_numbers_table', x: 311700, y: 1152475, w: 4000000, h: 1200000, cells: [['Region', 'Revenue'], ['EMEA', '1.2M'], ['APAC', '0.8M']] },
-    { kind: 'image', objectId: 'g_numbers_chart', x: 4832400, y: 1152475, w: 3999900, h: 2400000, contentUrl: 'https://lh3.googleusercontent.com/fake-chart=s1600', sourceUrl: 'https://example.com/chart.png' },
-  ]);
-  seedSlide('g_closing', 'BLANK', [], [
-    {
-      kind: 'group',
-      objectId: 'g_closing_group',
-      x: 2000000,
-      y: 1500000,
-      w: 5000000,
-      h: 2000000,
-      children: [
-        { kind: 'shape', objectId: 'g_closing_frame', shapeType: 'ROUND_RECTANGLE', text: '', x: 2000000, y: 1500000, w: 5000000, h: 2000000 },
-        { kind: 'shape', objectId: 'g_closing_text', shapeType: 'TEXT_BOX', text: 'Questions?', x: 2500000, y: 2000000, w: 4000000, h: 1000000 },
-      ],
-    },
-  ]);
+  seedSlide(
+    'g_numbers',
+    'TITLE_ONLY',
+    ['Numbers by region'],
+    [
+      {
+        kind: 'table',
+        objectId: 'g_numbers_table',
+        x: 311700,
+        y: 1152475,
+        w: 4000000,
+        h: 1200000,
+        cells: [
+          ['Region', 'Revenue'],
+          ['EMEA', '1.2M'],
+          ['APAC', '0.8M'],
+        ],
+      },
+      {
+        kind: 'image',
+        objectId: 'g_numbers_chart',
+        x: 4832400,
+        y: 1152475,
+        w: 3999900,
+        h: 2400000,
+        contentUrl: 'https://lh3.googleusercontent.com/fake-chart=s1600',
+        sourceUrl: 'https://example.com/chart.png',
+      },
+    ],
+  );
+  seedSlide(
+    'g_closing',
+    'BLANK',
+    [],
+    [
+      {
+        kind: 'group',
+        objectId: 'g_closing_group',
+        x: 2000000,
+        y: 1500000,
+        w: 5000000,
+        h: 2000000,
+        children: [
+          { kind: 'shape', objectId: 'g_closing_frame', shapeType: 'ROUND_RECTANGLE', text: '', x: 2000000, y: 1500000, w: 5000000, h: 2000000 },
+          { kind: 'shape', objectId: 'g_closing_text', shapeType: 'TEXT_BOX', text: 'Questions?', x: 2500000, y: 2000000, w: 4000000, h: 1000000 },
+        ],
+      },
+    ],
+  );
 
   const json = (req: GoogleRequest, value: unknown, schema?: FieldSchema): GoogleResponse => ({ json: partialResponse(req, value, schema) });
 
@@ -214,7 +292,10 @@ export function registerSlidesRoutes(api: FakeGoogleApi): SlidesFake {
       throw new GoogleApiError(409, `A presentation with the ID ${body.presentationId} already exists.`, 'ALREADY_EXISTS');
     }
     // Like the API, only the title (and an optional id) are taken; a new deck starts with one title slide.
-    const deck = create(typeof body.title === 'string' && body.title !== '' ? body.title : 'Untitled presentation', typeof body.presentationId === 'string' ? body.presentationId : undefined);
+    const deck = create(
+      typeof body.title === 'string' && body.title !== '' ? body.title : 'Untitled presentation',
+      typeof body.presentationId === 'string' ? body.presentationId : undefined,
+    );
     deck.slides.push(slideFromLayout(deck, 'TITLE', undefined, new Map()));
     return json(req, renderPresentation(deck));
   });
@@ -232,7 +313,11 @@ export function registerSlidesRoutes(api: FakeGoogleApi): SlidesFake {
     const requests = batchRequests(body);
     const control = isRecord(body.writeControl) ? body.writeControl : {};
     if (control.requiredRevisionId !== undefined && control.requiredRevisionId !== revisionId(deck)) {
-      throw new GoogleApiError(400, `The provided revision ID ${String(control.requiredRevisionId)} does not match the latest revision of the presentation.`, 'FAILED_PRECONDITION');
+      throw new GoogleApiError(
+        400,
+        `The provided revision ID ${String(control.requiredRevisionId)} does not match the latest revision of the presentation.`,
+        'FAILED_PRECONDITION',
+      );
     }
     const draft = structuredClone(deck);
     const replies = requests.map((request, i) => applyRequest(draft, request, `requests[${i}]`));
@@ -290,7 +375,12 @@ function slideFromLayout(deck: PresentationState, layoutName: string, objectId: 
       const source = element as Extract<SlideElement, { kind: 'shape' }>;
       const placeholder = source.placeholder as { type: string; index?: number };
       const key = `${placeholder.type}:${placeholder.index ?? 0}`;
-      return { ...source, objectId: mappings.get(key) ?? mappings.get(source.objectId) ?? newObjectId(deck), text: '', placeholder: { ...placeholder, parentObjectId: source.objectId } };
+      return {
+        ...source,
+        objectId: mappings.get(key) ?? mappings.get(source.objectId) ?? newObjectId(deck),
+        text: '',
+        placeholder: { ...placeholder, parentObjectId: source.objectId },
+      };
     }),
   };
 }
@@ -310,7 +400,12 @@ function renderPresentation(deck: PresentationState): Json {
       pageProperties: { pageBackgroundFill: { propertyState: 'INHERIT' } },
     })),
     title: deck.title,
-    masters: deck.masters.map((master) => ({ objectId: master.objectId, pageType: 'MASTER', pageElements: master.elements.map(renderElement), masterProperties: { displayName: master.displayName } })),
+    masters: deck.masters.map((master) => ({
+      objectId: master.objectId,
+      pageType: 'MASTER',
+      pageElements: master.elements.map(renderElement),
+      masterProperties: { displayName: master.displayName },
+    })),
     layouts: deck.layouts.map((layout) => ({
       objectId: layout.objectId,
       pageType: 'LAYOUT',
@@ -420,7 +515,13 @@ function applyRequest(deck: PresentationState, request: unknown, where: string):
     const transform = isRecord(p.transform) ? p.transform : {};
     const magnitude = (d: unknown, fallback: number): number => (isRecord(d) && typeof d.magnitude === 'number' ? (d.unit === 'PT' ? d.magnitude * 12700 : d.magnitude) : fallback);
     const scale = transform.unit === 'PT' ? 12700 : 1;
-    return { slide, x: Number(transform.translateX ?? 0) * scale, y: Number(transform.translateY ?? 0) * scale, w: magnitude(size.width, 3_000_000), h: magnitude(size.height, 3_000_000) };
+    return {
+      slide,
+      x: Number(transform.translateX ?? 0) * scale,
+      y: Number(transform.translateY ?? 0) * scale,
+      w: magnitude(size.width, 3_000_000),
+      h: magnitude(size.height, 3_000_000),
+    };
   };
   /** The text a request edits: a shape's, or a table cell's with `cellLocation`. */
   const textOf = (): { get: () => string; set: (text: string) => void } => {
@@ -451,11 +552,16 @@ function applyRequest(deck: PresentationState, request: unknown, where: string):
         layoutName = deck.layouts.find((l) => l.objectId === reference.layoutId)?.layoutName ?? fail(`The layout (${String(reference.layoutId)}) could not be found.`);
       } else {
         const predefined = String(reference.predefinedLayout ?? 'BLANK');
-        if (!(predefined in LAYOUTS)) throw new GoogleApiError(400, `Invalid value at '${at}.slide_layout_reference.predefined_layout' (type.googleapis.com/google.apps.slides.v1.PredefinedLayout), "${predefined}"`);
+        if (!(predefined in LAYOUTS))
+          throw new GoogleApiError(
+            400,
+            `Invalid value at '${at}.slide_layout_reference.predefined_layout' (type.googleapis.com/google.apps.slides.v1.PredefinedLayout), "${predefined}"`,
+          );
         layoutName = predefined;
       }
       const index = body.insertionIndex === undefined ? deck.slides.length : Number(body.insertionIndex);
-      if (!Number.isInteger(index) || index < 0 || index > deck.slides.length) fail(`The insertion index ${String(body.insertionIndex)} must be between 0 and ${deck.slides.length}.`);
+      if (!Number.isInteger(index) || index < 0 || index > deck.slides.length)
+        fail(`The insertion index ${String(body.insertionIndex)} must be between 0 and ${deck.slides.length}.`);
       const mappings = new Map<string, string>();
       for (const mapping of Array.isArray(body.placeholderIdMappings) ? body.placeholderIdMappings : []) {
         const m = isRecord(mapping) ? mapping : {};
@@ -519,7 +625,8 @@ function applyRequest(deck: PresentationState, request: unknown, where: string):
     case 'createShape': {
       requireFields(body, ['shapeType', 'elementProperties'], at);
       const shapeType = String(body.shapeType);
-      if (!/^[A-Z][A-Z0-9_]*$/.test(shapeType) || shapeType === 'TYPE_UNSPECIFIED') throw new GoogleApiError(400, `Invalid value at '${at}.shape_type' (type.googleapis.com/google.apps.slides.v1.Shape.Type), "${shapeType}"`);
+      if (!/^[A-Z][A-Z0-9_]*$/.test(shapeType) || shapeType === 'TYPE_UNSPECIFIED')
+        throw new GoogleApiError(400, `Invalid value at '${at}.shape_type' (type.googleapis.com/google.apps.slides.v1.Shape.Type), "${shapeType}"`);
       const objectId = freshId(body.objectId);
       const { slide, ...box } = placeOn(body.elementProperties);
       slide.elements.push({ kind: 'shape', objectId, shapeType, text: '', ...box });
@@ -527,7 +634,8 @@ function applyRequest(deck: PresentationState, request: unknown, where: string):
     }
     case 'createImage': {
       requireFields(body, ['url', 'elementProperties'], at);
-      if (!/^https?:\/\//.test(String(body.url))) fail(`There was a problem retrieving the image. The provided image should be publicly accessible, within size limit, and in supported formats.`);
+      if (!/^https?:\/\//.test(String(body.url)))
+        fail(`There was a problem retrieving the image. The provided image should be publicly accessible, within size limit, and in supported formats.`);
       const objectId = freshId(body.objectId);
       const { slide, ...box } = placeOn(body.elementProperties);
       slide.elements.push({ kind: 'image', objectId, contentUrl: `https://lh3.googleusercontent.com/fake-${objectId}=s1600`, sourceUrl: String(body.url), ...box });

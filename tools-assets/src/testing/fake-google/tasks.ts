@@ -194,7 +194,14 @@ function flag(req: GoogleRequest, name: string, fallback: boolean): boolean {
 }
 
 function listResource(list: FakeTaskList): Record<string, unknown> {
-  return { kind: 'tasks#taskList', id: list.id, etag: list.etag, title: list.title, updated: list.updated, selfLink: `https://www.googleapis.com/tasks/v1/users/@me/lists/${list.id}` };
+  return {
+    kind: 'tasks#taskList',
+    id: list.id,
+    etag: list.etag,
+    title: list.title,
+    updated: list.updated,
+    selfLink: `https://www.googleapis.com/tasks/v1/users/@me/lists/${list.id}`,
+  };
 }
 
 function now(): string {

@@ -47,7 +47,11 @@ export function modelListAnswer(kind: FakeModelKind, method: string, url: URL, m
           owned_by: 'fake',
           // OpenRouter's shape (GET /api/v1/models): the window twice, once for the model and once for its top provider.
           ...(m.contextWindow !== undefined
-            ? { name: m.displayName ?? m.id, context_length: m.contextWindow, top_provider: { context_length: m.contextWindow, max_completion_tokens: 16_384, is_moderated: false } }
+            ? {
+                name: m.displayName ?? m.id,
+                context_length: m.contextWindow,
+                top_provider: { context_length: m.contextWindow, max_completion_tokens: 16_384, is_moderated: false },
+              }
             : {}),
         })),
       };

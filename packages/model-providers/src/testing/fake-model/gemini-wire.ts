@@ -36,7 +36,11 @@ export const geminiWire: FakeWire = {
 
   stream(reply: FakeMessageReply, context: WireContext): StreamPlan {
     const usage = reply.usage ?? DEFAULT_FAKE_USAGE;
-    const chunk = (parts: unknown[], extra: Record<string, unknown> = {}, usageMetadata: Record<string, unknown> = { promptTokenCount: usage.inputTokens, totalTokenCount: usage.inputTokens }): string =>
+    const chunk = (
+      parts: unknown[],
+      extra: Record<string, unknown> = {},
+      usageMetadata: Record<string, unknown> = { promptTokenCount: usage.inputTokens, totalTokenCount: usage.inputTokens },
+    ): string =>
       frame({
         candidates: [{ content: { parts, role: 'model' }, index: 0, ...extra }],
         usageMetadata,
@@ -58,11 +62,15 @@ export const geminiWire: FakeWire = {
     }
     const finalPart = { text: '', ...(calls.length === 0 && reply.thoughtSignature ? { thoughtSignature: reply.thoughtSignature } : {}) };
     const finish = [
-      chunk([finalPart], { finishReason: 'STOP' }, {
-        promptTokenCount: usage.inputTokens,
-        candidatesTokenCount: usage.outputTokens,
-        totalTokenCount: usage.inputTokens + usage.outputTokens,
-      }),
+      chunk(
+        [finalPart],
+        { finishReason: 'STOP' },
+        {
+          promptTokenCount: usage.inputTokens,
+          candidatesTokenCount: usage.outputTokens,
+          totalTokenCount: usage.inputTokens + usage.outputTokens,
+        },
+      ),
     ];
     return { content, finish };
   },

@@ -15,7 +15,14 @@ export const openAiWire: FakeWire = {
   },
 
   errorBody(status, message) {
-    return { error: { message, type: status === 401 ? 'invalid_request_error' : status === 429 ? 'requests' : 'server_error', param: null, code: status === 401 ? 'invalid_api_key' : null } };
+    return {
+      error: {
+        message,
+        type: status === 401 ? 'invalid_request_error' : status === 429 ? 'requests' : 'server_error',
+        param: null,
+        code: status === 401 ? 'invalid_api_key' : null,
+      },
+    };
   },
 
   stream(reply: FakeMessageReply, context: WireContext): StreamPlan {

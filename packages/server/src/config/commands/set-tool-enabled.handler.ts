@@ -23,7 +23,11 @@ export class SetToolEnabledHandler implements ICommandHandler<SetToolEnabledComm
         if (error instanceof OneClawError && error.code === 'not_found') {
           throw target === 'group'
             ? new OneClawError('group_not_found', `No tool group '${name}'. GET /api/tool-groups lists them.`, { name })
-            : new OneClawError('tool_not_found', `No tool '${name}'. GET /api/tools lists them${this.tools.registry.hasGroup(name) ? `; '${name}' is a group: PUT /api/tool-groups/${name}/enabled` : ''}.`, { name });
+            : new OneClawError(
+                'tool_not_found',
+                `No tool '${name}'. GET /api/tools lists them${this.tools.registry.hasGroup(name) ? `; '${name}' is a group: PUT /api/tool-groups/${name}/enabled` : ''}.`,
+                { name },
+              );
         }
         throw error;
       });

@@ -23,11 +23,7 @@ export class StartSessionHandler implements ICommandHandler<StartSessionCommand>
         return this.views.of(await this.sessions.get(command.sessionId));
       }
     }
-    const recorded = await this.sessions.record(
-      command.sessionId,
-      { type: 'StartSession', sessionId: command.sessionId, agentId: command.agentId },
-      { commandId },
-    );
+    const recorded = await this.sessions.record(command.sessionId, { type: 'StartSession', sessionId: command.sessionId, agentId: command.agentId }, { commandId });
     return this.views.of(recorded);
   }
 }

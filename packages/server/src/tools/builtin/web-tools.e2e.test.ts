@@ -21,7 +21,10 @@ interface ToolMessage {
 
 async function toolResults(server: TestServer, sessionId: string): Promise<ToolMessage[]> {
   const events = (await server.api('GET', `/api/sessions/${sessionId}/events`)).body.events as RecordedEvent[];
-  return events.filter((e) => e.type === 'MessageSent').map((e) => e.data as ToolMessage).filter((m) => m.role === 'tool');
+  return events
+    .filter((e) => e.type === 'MessageSent')
+    .map((e) => e.data as ToolMessage)
+    .filter((m) => m.role === 'tool');
 }
 
 describe('web tools in the booted server (fake OpenAI model, real site on loopback)', () => {
@@ -73,28 +76,31 @@ describe('web tools in the booted server (fake OpenAI model, real site on loopba
     }
   });
 
-  (chromiumAvailable ? it : it.skip)(`with ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK=true, webfetch, browser (the system Chromium) and the JS http_request read a page on the local network${chromiumAvailable ? '' : ` (${CHROMIUM_SKIP_REASON})`}`, async () => {
-    const server = await startTestServer({ env: env({ ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK: 'true' }) });
-    try {
-      expect((await server.api('POST', '/api/sessions', { sessionId: 'web-lan' })).status).toBe(201);
-      model.enqueue(
-        fakeReply.toolCalls(
-          { name: 'webfetch', arguments: { url: `${site.origin}/nas` } },
-          { name: 'browser', arguments: { url: `${site.origin}/nas`, mode: 'extract', wait_seconds: 0 } },
-          { name: 'http_request', arguments: { url: `${site.origin}/nas` } },
-        ),
-        fakeReply.text('All 4 disks are healthy.'),
-      );
-      expect((await server.api('POST', '/api/sessions/web-lan/messages', { text: 'how are my disks?' })).status).toBe(200);
-      const results = await toolResults(server, 'web-lan');
-      expect(results).toEqual([
-        expect.objectContaining({ toolName: 'webfetch', status: 'success', result: expect.stringContaining('# Disks\n\nAll 4 disks healthy.') }),
-        expect.objectContaining({ toolName: 'browser', status: 'success', result: expect.stringContaining('# Disks\n\nAll 4 disks healthy.') }),
-        expect.objectContaining({ toolName: 'http_request', status: 'success', result: expect.stringContaining('All 4 disks healthy.') }),
-      ]);
-      expect(site.paths().filter((p) => p === '/nas')).toHaveLength(3);
-    } finally {
-      await server.close();
-    }
-  });
+  (chromiumAvailable ? it : it.skip)(
+    `with ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK=true, webfetch, browser (the system Chromium) and the JS http_request read a page on the local network${chromiumAvailable ? '' : ` (${CHROMIUM_SKIP_REASON})`}`,
+    async () => {
+      const server = await startTestServer({ env: env({ ONECLAW_TOOLS_ALLOW_PRIVATE_NETWORK: 'true' }) });
+      try {
+        expect((await server.api('POST', '/api/sessions', { sessionId: 'web-lan' })).status).toBe(201);
+        model.enqueue(
+          fakeReply.toolCalls(
+            { name: 'webfetch', arguments: { url: `${site.origin}/nas` } },
+            { name: 'browser', arguments: { url: `${site.origin}/nas`, mode: 'extract', wait_seconds: 0 } },
+            { name: 'http_request', arguments: { url: `${site.origin}/nas` } },
+          ),
+          fakeReply.text('All 4 disks are healthy.'),
+        );
+        expect((await server.api('POST', '/api/sessions/web-lan/messages', { text: 'how are my disks?' })).status).toBe(200);
+        const results = await toolResults(server, 'web-lan');
+        expect(results).toEqual([
+          expect.objectContaining({ toolName: 'webfetch', status: 'success', result: expect.stringContaining('# Disks\n\nAll 4 disks healthy.') }),
+          expect.objectContaining({ toolName: 'browser', status: 'success', result: expect.stringContaining('# Disks\n\nAll 4 disks healthy.') }),
+          expect.objectContaining({ toolName: 'http_request', status: 'success', result: expect.stringContaining('All 4 disks healthy.') }),
+        ]);
+        expect(site.paths().filter((p) => p === '/nas')).toHaveLength(3);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

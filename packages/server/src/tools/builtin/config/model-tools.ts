@@ -3,7 +3,12 @@ import type { ModelView } from '@oneclaw/api-contract';
 import type { ProviderService } from '../../../config/provider-service';
 import { json, toolOrigin } from './tool-origin';
 
-const providerId = { type: 'string', minLength: 1, maxLength: 200, description: 'The provider id, as list_providers shows it (env: the provider set by environment variables).' } as const;
+const providerId = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 200,
+  description: 'The provider id, as list_providers shows it (env: the provider set by environment variables).',
+} as const;
 const modelId = { type: 'string', minLength: 1, maxLength: 200, description: 'The model id as the provider names it, e.g. gpt-4o-mini, claude-sonnet-4-5, llama3.1:8b.' } as const;
 
 interface ModelParams {

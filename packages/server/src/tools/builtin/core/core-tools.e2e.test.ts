@@ -62,7 +62,9 @@ describe('core tools in a booted server with a fake Anthropic model (issue 6)', 
     expect(system).toContain('- packing-list: Make a packing list for a trip.');
     expect(system).not.toContain('## Memory');
 
-    expect(await toolResults(server, 'first')).toEqual([expect.objectContaining({ toolName: 'load_skill', status: 'success', result: '# Skill: packing-list\n\nList by category.' })]);
+    expect(await toolResults(server, 'first')).toEqual([
+      expect.objectContaining({ toolName: 'load_skill', status: 'success', result: '# Skill: packing-list\n\nList by category.' }),
+    ]);
   });
 
   it('save_memory writes the memory file and the next request shows it in the prompt; another session finds it and the earlier conversation with search_history', async () => {
@@ -86,7 +88,10 @@ describe('core tools in a booted server with a fake Anthropic model (issue 6)', 
 
   it('exec answers exec_disabled by default; js_eval runs in the worker sandbox', async () => {
     model.enqueue(
-      fakeReply.toolCalls({ name: 'exec', arguments: { command: 'touch should-not-exist' } }, { name: 'js_eval', arguments: { code: 'async function main() { return [1, 2, 3].reduce((a, b) => a + b) * 7; }' } }),
+      fakeReply.toolCalls(
+        { name: 'exec', arguments: { command: 'touch should-not-exist' } },
+        { name: 'js_eval', arguments: { code: 'async function main() { return [1, 2, 3].reduce((a, b) => a + b) * 7; }' } },
+      ),
       fakeReply.text('Done.'),
     );
     expect((await server.api('POST', '/api/sessions/first/messages', { text: 'run things' })).status).toBe(200);

@@ -147,7 +147,7 @@ describe('exec (issue 6, CATALOGUE section 8)', () => {
   });
 
   it('cuts the output at max_length with a visible marker', async () => {
-    const result = text(await exec({ command: "yes abcdefghij | head -n 2000", max_length: 500 }));
+    const result = text(await exec({ command: 'yes abcdefghij | head -n 2000', max_length: 500 }));
     expect(result.length).toBeLessThanOrEqual(500);
     expect(result.startsWith('[Exit Code: 0]\nabcdefghij\n')).toBe(true);
     expect(result).toMatch(/\[truncated: showing the first \d+ of \d+ characters\]\n\[output cut: the command printed more than is kept\]$/);
@@ -157,7 +157,9 @@ describe('exec (issue 6, CATALOGUE section 8)', () => {
     const result = text(await exec({ command: 'yes abcdefghij; sleep 5', timeout_seconds: 1 }));
     expect(result.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
     expect(result.startsWith('[Exit Code: -1]\nabcdefghij\n')).toBe(true);
-    expect(result).toMatch(/\[truncated: showing the first \d+ of \d+ characters\]\n\[output cut: the command printed more than is kept\]\n\[timed out after 1 s: the command and the processes it started were killed\]$/);
+    expect(result).toMatch(
+      /\[truncated: showing the first \d+ of \d+ characters\]\n\[output cut: the command printed more than is kept\]\n\[timed out after 1 s: the command and the processes it started were killed\]$/,
+    );
   });
 
   it('refuses an empty command (missing_parameter) and runs nothing', async () => {

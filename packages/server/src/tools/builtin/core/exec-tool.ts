@@ -41,7 +41,7 @@ export function createExecTool(options: ExecToolOptions): Tool {
           timeout_seconds: { type: 'number', description: 'Seconds before the command is killed: default 30, from 1 to 120.' },
           working_directory: {
             type: 'string',
-            description: "Folder to run in, relative to the files folder (default: the files folder itself). It must exist.",
+            description: 'Folder to run in, relative to the files folder (default: the files folder itself). It must exist.',
           },
           max_length: { type: 'integer', minimum: 1, description: `Most characters of output returned (default 50000, at most ${MAX_ANSWER_CHARS}); the rest is cut.` },
         },
@@ -75,7 +75,10 @@ export function createExecTool(options: ExecToolOptions): Tool {
           maxCaptureBytes: maxLength * 4,
         });
       } catch (error) {
-        throw new OneClawError('exec_failed', `The shell could not be started (${(error as NodeJS.ErrnoException).code ?? 'error'}). Ask the operator to check that 'sh' is installed.`);
+        throw new OneClawError(
+          'exec_failed',
+          `The shell could not be started (${(error as NodeJS.ErrnoException).code ?? 'error'}). Ask the operator to check that 'sh' is installed.`,
+        );
       }
       return formatExecOutput(outcome, timeoutSeconds, maxLength);
     },

@@ -161,7 +161,10 @@ describe('js_eval through the real QuickJS runner (issue 6, CATALOGUE section 8)
 
   it('tells the engine it keeps its own time, so waiting for a sandbox worker does not count, and passes the session on', async () => {
     const seen: { sessionId?: string }[] = [];
-    const recording = { run: async (call: { sessionId?: string }) => (seen.push(call), { status: 'success' as const, result: 'ok', logs: [], durationMs: 0 }), close: async () => {} };
+    const recording = {
+      run: async (call: { sessionId?: string }) => (seen.push(call), { status: 'success' as const, result: 'ok', logs: [], durationMs: 0 }),
+      close: async () => {},
+    };
     const tool = createJsEvalTool(recording);
     expect(tool.enforcesOwnTimeout).toBe(true);
     expect(text(await tool.execute({ code: '1' }, context()))).toBe('ok');

@@ -105,7 +105,9 @@ describe('MemoryFile (save_memory, issue 6)', () => {
     it('names the entry it repeats in the message', async () => {
       const memory = memoryFile();
       await memory.save('Has a daughter named Rita, born 2019.', 'profile');
-      await expect(memory.save('has a daughter named rita')).rejects.toThrow('Memory already holds this (profile, 2025-03-01): "Has a daughter named Rita, born 2019.". Nothing was saved.');
+      await expect(memory.save('has a daughter named rita')).rejects.toThrow(
+        'Memory already holds this (profile, 2025-03-01): "Has a daughter named Rita, born 2019.". Nothing was saved.',
+      );
     });
   });
 
@@ -183,7 +185,11 @@ describe('MemoryFile (save_memory, issue 6)', () => {
     });
 
     it(`keeps to ${MEMORY_PROMPT_MAX_CHARS} characters of entries: profile first, newest first within a category, and counts what was left out`, () => {
-      const entry = (category: MemoryCategory, i: number): MemoryEntry => ({ category, date: `2025-01-${String(i + 1).padStart(2, '0')}`, text: `${category} ${i} ${'x'.repeat(80)}` });
+      const entry = (category: MemoryCategory, i: number): MemoryEntry => ({
+        category,
+        date: `2025-01-${String(i + 1).padStart(2, '0')}`,
+        text: `${category} ${i} ${'x'.repeat(80)}`,
+      });
       const notes = Array.from({ length: 30 }, (_, i) => entry('notes', i));
       const profile = Array.from({ length: 3 }, (_, i) => entry('profile', i));
       const text = renderMemoryPrompt([...notes, ...profile], 1000);

@@ -82,7 +82,9 @@ export class MemoryFile {
       return this.cached;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      throw new OneClawError('memory_unreadable', `The memory file cannot be read (${code}). Ask the operator to check memory/${MEMORY_FILE_NAME} in the data directory.`, { errno: code });
+      throw new OneClawError('memory_unreadable', `The memory file cannot be read (${code}). Ask the operator to check memory/${MEMORY_FILE_NAME} in the data directory.`, {
+        errno: code,
+      });
     }
   }
 
@@ -114,7 +116,10 @@ export class MemoryFile {
     const text = cleanContent(content);
     if (text === '') throw new OneClawError('missing_parameter', 'The content is empty. Give the fact to remember, e.g. "The user prefers short answers."');
     if (text.length > MAX_MEMORY_ENTRY_CHARS) {
-      throw new OneClawError('content_too_long', `The content is ${text.length} characters; at most ${MAX_MEMORY_ENTRY_CHARS} fit in one entry. Save the essentials, or split it into several entries.`);
+      throw new OneClawError(
+        'content_too_long',
+        `The content is ${text.length} characters; at most ${MAX_MEMORY_ENTRY_CHARS} fit in one entry. Save the essentials, or split it into several entries.`,
+      );
     }
     if (!(MEMORY_CATEGORIES as readonly string[]).includes(category)) {
       throw new OneClawError('invalid_category', `Category '${category}' does not exist. Use one of: ${MEMORY_CATEGORIES.join(', ')}.`);
@@ -271,6 +276,9 @@ async function writeAtomically(file: string, text: string): Promise<void> {
     await fs.promises.rename(temp, file);
   } catch (error) {
     await fs.promises.rm(temp, { force: true }).catch(() => undefined);
-    throw new OneClawError('memory_write_failed', `The memory file could not be written (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was saved. Try again later.`);
+    throw new OneClawError(
+      'memory_write_failed',
+      `The memory file could not be written (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing was saved. Try again later.`,
+    );
   }
 }

@@ -162,7 +162,11 @@ describe('search_history over a real SQLite event store and the memory file (iss
   });
 
   it('returns max_results (default 10), at most 50', async () => {
-    await conversation('many', '2025-03-01', Array.from({ length: 60 }, (_, i): ['user', string] => ['user', `marmalade recipe number ${i}`]));
+    await conversation(
+      'many',
+      '2025-03-01',
+      Array.from({ length: 60 }, (_, i): ['user', string] => ['user', `marmalade recipe number ${i}`]),
+    );
     const count = async (params: Record<string, unknown>) => (text(await search({ query: 'marmalade', ...params })).match(/^\d+\. \[/gm) ?? []).length;
     expect(await count({})).toBe(10);
     expect(await count({ max_results: 3 })).toBe(3);

@@ -32,7 +32,11 @@ export function createSearchHistoryTool(history: HistoryIndex): Tool {
           scope: { type: 'string', enum: ['all', 'memory', 'sessions'], description: "'all' (default), 'memory' (saved memory only) or 'sessions' (conversations only)." },
           date_from: { type: 'string', description: 'Only results from this day on, YYYY-MM-DD.' },
           date_to: { type: 'string', description: 'Only results up to this day (inclusive), YYYY-MM-DD.' },
-          max_results: { type: 'integer', minimum: 1, description: `How many results to return: default ${SEARCH_HISTORY_DEFAULT_RESULTS}, at most ${SEARCH_HISTORY_MAX_RESULTS}.` },
+          max_results: {
+            type: 'integer',
+            minimum: 1,
+            description: `How many results to return: default ${SEARCH_HISTORY_DEFAULT_RESULTS}, at most ${SEARCH_HISTORY_MAX_RESULTS}.`,
+          },
         },
         required: ['query'],
       },

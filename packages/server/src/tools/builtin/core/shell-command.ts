@@ -77,7 +77,7 @@ export function runShellCommand(options: ShellCommand): Promise<ShellOutcome> {
       cleanUp();
       const killedByUs = timedOut || cancelled;
       resolve({
-        exitCode: killedByUs ? -1 : code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0),
+        exitCode: killedByUs ? -1 : (code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)),
         stdout: stdout.text(),
         stderr: stderr.text(),
         timedOut,

@@ -37,7 +37,8 @@ export function parseSkillFile(text: string): SkillFile {
   if (typeof name !== 'string' || name.trim() === '') throw new SkillFileError('its front matter has no name');
   const trimmedName = name.trim();
   if (trimmedName.length > MAX_SKILL_NAME_CHARS) throw new SkillFileError(`its name is longer than ${MAX_SKILL_NAME_CHARS} characters`);
-  if (BAD_NAME_CHARACTER.test(trimmedName)) throw new SkillFileError(`its name '${trimmedName.replace(/[\u0000-\u001f\u007f]/g, '?')}' contains a slash, a backslash or a control character`);
+  if (BAD_NAME_CHARACTER.test(trimmedName))
+    throw new SkillFileError(`its name '${trimmedName.replace(/[\u0000-\u001f\u007f]/g, '?')}' contains a slash, a backslash or a control character`);
   if (typeof description !== 'string' || description.trim() === '') throw new SkillFileError('its front matter has no description');
   if (description.length > MAX_SKILL_DESCRIPTION_CHARS) throw new SkillFileError(`its description is longer than ${MAX_SKILL_DESCRIPTION_CHARS} characters`);
   return { name: trimmedName, description: description.trim(), body: text.slice(match[0].length).trim() };

@@ -63,7 +63,17 @@ describe('SkillLibrary and load_skill (issue 6)', () => {
         sessionId: 's',
         activeToolNames: ['word_stats'],
       });
-      expect(outcome?.result).toEqual({ status: 'success', result: JSON.stringify({ words: 7, lines: 2, top: [{ word: 'the', count: 3 }, { word: 'and', count: 1 }] }) });
+      expect(outcome?.result).toEqual({
+        status: 'success',
+        result: JSON.stringify({
+          words: 7,
+          lines: 2,
+          top: [
+            { word: 'the', count: 3 },
+            { word: 'and', count: 1 },
+          ],
+        }),
+      });
     } finally {
       await runner.close();
       await host.close();

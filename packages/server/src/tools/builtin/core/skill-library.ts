@@ -107,9 +107,7 @@ export class SkillLibrary {
     const names = this.list().map((s) => s.name);
     throw new OneClawError(
       'not_found',
-      names.length === 0
-        ? `No skill named '${name}': no skills are installed.`
-        : `No skill named '${name}'. Available skills: ${names.join(', ')}.`,
+      names.length === 0 ? `No skill named '${name}': no skills are installed.` : `No skill named '${name}'. Available skills: ${names.join(', ')}.`,
     );
   }
 
@@ -211,7 +209,12 @@ function listFiles(folder: string): string[] {
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const chars = Array.from(flat);
-  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? flat
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 function describe(error: unknown): string {

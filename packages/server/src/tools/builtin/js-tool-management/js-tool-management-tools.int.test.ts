@@ -69,7 +69,11 @@ async function success(toolName: string, args: Record<string, unknown> = {}): Pr
 
 /** The user folder's files and their content. */
 function snapshot(): Record<string, string> {
-  return Object.fromEntries(readdirSync(userFolder).sort().map((f) => [f, readFileSync(path.join(userFolder, f), 'utf8')]));
+  return Object.fromEntries(
+    readdirSync(userFolder)
+      .sort()
+      .map((f) => [f, readFileSync(path.join(userFolder, f), 'utf8')]),
+  );
 }
 
 /** Calls the tool, expects the error, and that neither the folder nor the registry changed. */
@@ -86,9 +90,7 @@ async function expectRefused(toolName: string, args: Record<string, unknown>, er
 describe('js_tool_management group (issue 6, G8)', () => {
   it('registers create, list, update and delete in the group with the catalogue timeouts', () => {
     expect(registry.groupToolNames('js_tool_management')).toEqual(['create_js_tool', 'list_user_tools', 'update_js_tool', 'delete_js_tool']);
-    expect(['create_js_tool', 'list_user_tools', 'update_js_tool', 'delete_js_tool'].map((n) => registry.definition(n)?.timeoutMs)).toEqual([
-      10_000, 5_000, 10_000, 5_000,
-    ]);
+    expect(['create_js_tool', 'list_user_tools', 'update_js_tool', 'delete_js_tool'].map((n) => registry.definition(n)?.timeoutMs)).toEqual([10_000, 5_000, 10_000, 5_000]);
   });
 });
 
@@ -144,7 +146,12 @@ describe('create_js_tool', () => {
   it('refuses an invalid schema and writes nothing (invalid_parameters)', async () => {
     await expectRefused('create_js_tool', { ...WORD_COUNT, parameters_schema: '{"properties": ' }, 'invalid_parameters', 'not valid JSON');
     await expectRefused('create_js_tool', { ...WORD_COUNT, parameters_schema: '{"type":"array"}' }, 'invalid_parameters');
-    await expectRefused('create_js_tool', { ...WORD_COUNT, parameters_schema: { properties: { text: { type: 'no-such-type' } } } }, 'invalid_parameters', 'not a valid JSON Schema');
+    await expectRefused(
+      'create_js_tool',
+      { ...WORD_COUNT, parameters_schema: { properties: { text: { type: 'no-such-type' } } } },
+      'invalid_parameters',
+      'not a valid JSON Schema',
+    );
   });
 
   it('refuses code without an execute function and writes nothing (missing_function)', async () => {
@@ -181,7 +188,11 @@ describe('update_js_tool', () => {
   });
 
   it('changes only the fields given', async () => {
-    await success('update_js_tool', { name: 'word_count', description: 'Counts words.', parameters_schema: { properties: { text: { type: 'string' }, lang: { type: 'string' } } } });
+    await success('update_js_tool', {
+      name: 'word_count',
+      description: 'Counts words.',
+      parameters_schema: { properties: { text: { type: 'string' }, lang: { type: 'string' } } },
+    });
     expect(registry.definition('word_count')).toMatchObject({
       description: 'Counts words.',
       timeoutMs: 7_000,

@@ -13,8 +13,7 @@ const nameParameter = {
 // Models send a schema as JSON text or as an object; both are accepted, as the manager does.
 const schemaParameter = {
   type: ['string', 'object'],
-  description:
-    'JSON Schema of the tool\'s arguments, as JSON text or an object, e.g. {"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}.',
+  description: 'JSON Schema of the tool\'s arguments, as JSON text or an object, e.g. {"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}.',
 } as const;
 
 const codeParameter = {
@@ -61,8 +60,7 @@ export function createJsToolManagementTools(manager: UserToolManager): Tool[] {
     builtinTool<CreateParams>(
       {
         name: 'create_js_tool',
-        description:
-          'Creates a JavaScript tool in the user tools folder. Name, schema and code are checked before anything is saved; the new tool can be called right after.',
+        description: 'Creates a JavaScript tool in the user tools folder. Name, schema and code are checked before anything is saved; the new tool can be called right after.',
         parameters: {
           type: 'object',
           properties: {

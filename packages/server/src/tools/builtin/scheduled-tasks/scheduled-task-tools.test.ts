@@ -49,7 +49,13 @@ beforeEach(async () => {
   // The calling session runs the "planner" agent: tasks scheduled from it run with that agent.
   await store.append(
     'session-chat',
-    [{ type: 'SessionStarted', data: { sessionId: 'chat', agentId: 'planner' }, metadata: { eventId: 'start', occurredAt: NOW.toISOString(), correlationId: 'c', causationId: 'c', schemaVersion: 1 } }],
+    [
+      {
+        type: 'SessionStarted',
+        data: { sessionId: 'chat', agentId: 'planner' },
+        metadata: { eventId: 'start', occurredAt: NOW.toISOString(), correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+      },
+    ],
     { expectedRevision: 'no_stream' },
   );
   build();

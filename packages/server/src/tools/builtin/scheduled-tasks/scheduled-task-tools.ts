@@ -81,7 +81,14 @@ export function createScheduledTaskTools(service: ScheduledTaskService): Tool[] 
         const zone = service.timeZone();
         if (views.length === 0) return `No scheduled tasks. Create one with schedule_task (times are in ${zone}).`;
         const running = service.runningRunIds;
-        const lines = views.map((v) => describeTask(v.task, v.nextRun, zone, v.task.runs.some((r) => running.has(r.runId))));
+        const lines = views.map((v) =>
+          describeTask(
+            v.task,
+            v.nextRun,
+            zone,
+            v.task.runs.some((r) => running.has(r.runId)),
+          ),
+        );
         return `${views.length} scheduled task${views.length === 1 ? '' : 's'} (times in ${zone}):\n${lines.join('\n')}`;
       },
     ),
