@@ -1,4 +1,4 @@
-// Runs the checks (lint, then typecheck) and every package's tests through turbo (build first),
+// Runs the checks (formatting, lint, then typecheck) and every package's tests through turbo (build first),
 // then prints one closing line summed over all packages, e.g. "412 passed, 0 failed, 1 skipped",
 // where a failed check counts as one failure. Exit code is non-zero on any failure.
 import { spawnSync } from 'node:child_process';
@@ -21,12 +21,13 @@ const turboArgs = process.argv.slice(2);
 
 // The checks run first, and the tests run even when a check fails, so one run shows everything.
 const checks = [
-  { name: 'lint', tasks: ['lint', 'lint:root'] },
-  { name: 'typecheck', tasks: ['typecheck'] },
+  { name: 'format:check', command: ['run', 'format:check'] },
+  { name: 'lint', command: ['exec', 'turbo', 'run', 'lint', 'lint:root', '--concurrency=2', '--continue', ...turboArgs] },
+  { name: 'typecheck', command: ['exec', 'turbo', 'run', 'typecheck', '--concurrency=2', '--continue', ...turboArgs] },
 ];
 const failedChecks = [];
 for (const check of checks) {
-  const run = spawnSync('pnpm', ['exec', 'turbo', 'run', ...check.tasks, '--concurrency=2', '--continue', ...turboArgs], { cwd: root, stdio: 'inherit', env: turboEnv });
+  const run = spawnSync('pnpm', check.command, { cwd: root, stdio: 'inherit', env: turboEnv });
   if (run.status !== 0) failedChecks.push(check.name);
 }
 
