@@ -6,6 +6,7 @@ export type { EventEnvelope, EventMetadata, RecordedEvent } from './events/event
 export { stampEvents, type EventDraft, type StampContext } from './aggregate/stamp-events';
 export { foldAggregate, type Aggregate } from './aggregate/aggregate';
 export type { Decider, DecisionContext } from './aggregate/decider';
+export { MAX_COMMAND_ATTEMPTS, recordCommand, type CommandPath, type RecordedCommand, type StreamSnapshot } from './aggregate/record-command';
 export * from './events/session-events';
 export { asSessionEvent, isAttachmentRef } from './events/session-event-guards';
 

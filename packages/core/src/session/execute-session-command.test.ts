@@ -5,6 +5,7 @@ import { InMemoryEventStore } from '../event-store/in-memory-event-store';
 import { testCatalogue } from '../testing/fixed-tool-catalogue';
 import { steppingClock } from '../testing/test-events';
 import { executeSessionCommand, type ExecuteContext } from './execute-session-command';
+import { MAX_COMMAND_ATTEMPTS } from '../aggregate/record-command';
 
 /** A store where another writer (working on the same data directly) slips in before each of our next `races` appends. */
 class RacingStore implements EventStore {
@@ -56,18 +57,18 @@ describe('executeSessionCommand', () => {
     expect(result.state.loadedGroups.map((g) => g.source)).toEqual([{ kind: 'user' }]);
   });
 
-  it('EST-21 retries up to 3 attempts, then surfaces the conflict; nothing of ours is written', async () => {
+  it('EST-21 retries up to 5 attempts (MAX_COMMAND_ATTEMPTS, as every command path), then surfaces the conflict; nothing of ours is written', async () => {
     let k = 0;
     const store = new RacingStore(0, (s) => executeSessionCommand(s, 's1', { type: 'RecordUserMessage', messageId: `other-${k}`, text: `other ${k++}` }, ctx()));
     await startedStore(store);
     store.appendCalls = 0;
-    store.races = 3;
+    store.races = MAX_COMMAND_ATTEMPTS;
     await expect(executeSessionCommand(store, 's1', { type: 'RecordUserMessage', messageId: 'mine', text: 'mine' }, ctx())).rejects.toMatchObject({
       code: 'stream_revision_conflict',
     });
     const texts = (await store.readStream(sessionStreamId('s1'))).flatMap((e) => (e.type === 'MessageSent' ? [(e.data as { text: string }).text] : []));
-    expect(texts).toEqual(['other 0', 'other 1', 'other 2']);
-    expect(store.appendCalls).toBe(3);
+    expect(texts).toEqual(['other 0', 'other 1', 'other 2', 'other 3', 'other 4']);
+    expect(store.appendCalls).toBe(MAX_COMMAND_ATTEMPTS);
   });
 
   it('succeeds on the second attempt after one lost race and returns the new revision and position', async () => {

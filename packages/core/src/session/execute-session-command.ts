@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../events/event-envelope';
 import { sessionStreamId, type SessionEvent } from '../events/session-events';
-import { StreamRevisionConflictError } from '../event-store/event-store-errors';
+import { recordCommand, type StreamSnapshot } from '../aggregate/record-command';
 import type { EventStore } from '../event-store/event-store';
 import { deterministicIds } from '../ids';
 import { decide, type DecideContext } from './decide';
@@ -9,9 +9,11 @@ import type { SessionCommand } from './session-commands';
 import type { SessionState } from './session-state';
 
 export interface ExecuteOptions {
-  /** Attempts when another writer got there first; each attempt re-reads and decides again (EST-21). */
+  /** Attempts when another writer got there first; each attempt re-reads and decides again (EST-21). Default 5, as every command path. */
   readonly maxAttempts?: number;
 }
+
+type SessionSnapshotOfStream = StreamSnapshot<SessionState>;
 
 export interface ExecutedCommand {
   /** The events this command recorded; empty when it was already so (e.g. a loaded group). */
@@ -41,18 +43,19 @@ export async function executeSessionCommand(
   options: ExecuteOptions = {},
 ): Promise<ExecutedCommand> {
   const streamId = sessionStreamId(sessionId);
-  const maxAttempts = options.maxAttempts ?? 3;
-  for (let attempt = 1; ; attempt++) {
+  // Stateless: every attempt reads and replays the whole stream.
+  const read = async (): Promise<SessionSnapshotOfStream> => {
     const history = await store.readStream(streamId);
-    const state = replay(history);
-    const revision = history.length === 0 ? 'no_stream' : (history[history.length - 1] as RecordedEvent).revision;
-    const events = decide(command, state, { ...ctx, newId: deterministicIds(ctx.commandId) });
-    if (events.length === 0) return { events, state, revision, position: null };
-    try {
-      const result = await store.append(streamId, events, { expectedRevision: revision });
-      return { events, state: replay(events, state), revision: result.nextExpectedRevision, position: result.position };
-    } catch (error) {
-      if (!(error instanceof StreamRevisionConflictError) || attempt >= maxAttempts) throw error;
-    }
-  }
+    return { state: replay(history), revision: history.length === 0 ? 'no_stream' : (history[history.length - 1] as RecordedEvent).revision };
+  };
+  const { events, state, revision, position } = await recordCommand<SessionSnapshotOfStream, SessionEvent>({
+    store,
+    streamId,
+    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+    current: read,
+    decide: (current) => decide(command, current.state, { ...ctx, newId: deterministicIds(ctx.commandId) }),
+    appended: (current, appended, next) => ({ state: replay(appended, current.state), revision: next }),
+    reload: read,
+  });
+  return { events, state, revision, position };
 }

@@ -1,4 +1,4 @@
-import { deterministicIds, foldAggregate, stampEvents, StreamRevisionConflictError, type Aggregate, type EventEnvelope, type EventStore, type RecordedEvent } from '@oneclaw/core';
+import { deterministicIds, foldAggregate, recordCommand, stampEvents, type Aggregate, type EventEnvelope, type EventStore, type RecordedEvent } from '@oneclaw/core';
 
 /** The aggregate as of one revision of its stream. */
 export interface AggregateSnapshot<S> {
@@ -23,8 +23,6 @@ export interface AggregateRepositoryOptions {
   /** Called with every event folded in, in stream order: this server's appends and other replicas' alike. */
   readonly onEvents?: (events: readonly EventEnvelope[]) => void;
 }
-
-const MAX_ATTEMPTS = 5;
 
 /**
  * One aggregate in one stream (the configuration, the scheduled tasks), cached by revision. A
@@ -67,35 +65,27 @@ export class AggregateRepository<S, C, E extends EventEnvelope> {
   }
 
   private async recordNow(command: C, options: AggregateRecordOptions): Promise<AggregateRecorded<S, E>> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.load();
-      const drafts = this.aggregate.decide(command, current.state, { now: this.now() });
-      // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
-      const events = stampEvents<E>(
-        drafts,
-        {
-          now: this.now,
-          newId: deterministicIds(options.commandId),
-          ...(options.correlationId ? { correlationId: options.correlationId } : {}),
-        },
-        this.aggregate.schemaVersion,
-      );
-      if (events.length === 0) return { ...current, events };
-      try {
-        const result = await this.store.append(this.aggregate.streamId, events, { expectedRevision: current.revision });
-        const appendedNow = result.nextExpectedRevision === (current.revision === 'no_stream' ? -1 : current.revision) + events.length;
-        if (appendedNow && this.snapshot.revision === current.revision) {
-          this.apply(events, result.nextExpectedRevision);
-        } else {
-          // The store acknowledged an earlier landing of these ids, or a concurrent read already
-          // moved past: folding these events again would count them twice, so read the store.
-          await this.load();
-        }
-        return { ...this.snapshot, events };
-      } catch (error) {
-        if (!(error instanceof StreamRevisionConflictError) || attempt >= MAX_ATTEMPTS) throw error;
-      }
-    }
+    const { state, revision, events } = await recordCommand<AggregateSnapshot<S>, E>({
+      store: this.store,
+      streamId: this.aggregate.streamId,
+      // Caught up before every decision: the stream may have moved on another replica.
+      current: () => this.load(),
+      decide: (current) =>
+        // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
+        stampEvents<E>(
+          this.aggregate.decide(command, current.state, { now: this.now() }),
+          { now: this.now, newId: deterministicIds(options.commandId), ...(options.correlationId ? { correlationId: options.correlationId } : {}) },
+          this.aggregate.schemaVersion,
+        ),
+      appended: async (current, appended, next) => {
+        // A concurrent read may have folded them in already: then read, never fold twice.
+        if (this.snapshot.revision !== current.revision) return this.load();
+        this.apply(appended, next);
+        return this.snapshot;
+      },
+      reload: () => this.load(),
+    });
+    return { state, revision, events };
   }
 
   private async readNew(): Promise<AggregateSnapshot<S>> {

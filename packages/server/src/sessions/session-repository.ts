@@ -7,7 +7,7 @@ import {
   replay,
   sessionErrors,
   sessionStreamId,
-  StreamRevisionConflictError,
+  recordCommand,
   type EventStore,
   type RecordedEvent,
   type SessionCommand,
@@ -40,7 +40,6 @@ export interface RecordOptions {
 }
 
 const MAX_CACHED_SESSIONS = 1000;
-const MAX_ATTEMPTS = 5;
 
 /**
  * Reads and writes sessions through the event store. Keeps each session's projection cached by
@@ -94,45 +93,36 @@ export class SessionRepository {
   }
 
   private async recordNow(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
-    for (let attempt = 1; ; attempt++) {
-      // This server's writes keep the cache current, so a first attempt decides on it without a
-      // read; a write from another replica shows up as a revision conflict, and the retry reads.
-      // An If-Match check always reads: it must compare with the store, not with this replica.
-      const cached = attempt === 1 && options.expectedRevision === undefined ? this.cache.get(sessionId) : undefined;
-      const current = cached ?? (await this.load(sessionId));
-      if (options.expectedRevision !== undefined && current.revision !== options.expectedRevision) {
-        throw new OneClawError(
-          'precondition_failed',
-          `The session is at revision ${String(current.revision)}, not ${options.expectedRevision}: it changed since you read it. Read it again and retry.`,
-          { revision: current.revision },
-        );
-      }
-      // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
-      const idsOfAttempt = deterministicIds(options.commandId);
-      const events = decide(command, current.state, {
-        now: this.now,
-        newId: idsOfAttempt,
-        catalogue: this.catalogue,
-        ...(options.correlationId ? { correlationId: options.correlationId } : {}),
-      });
-      if (events.length === 0) return { ...current, events };
-      try {
-        const result = await this.store.append(sessionStreamId(sessionId), events, { expectedRevision: current.revision });
-        if (result.nextExpectedRevision !== (current.revision === 'no_stream' ? -1 : current.revision) + events.length) {
-          // The store acknowledged an earlier landing of these ids (a retried command): folding
-          // them again would count them twice, so the state comes from the store.
-          return { ...(await this.load(sessionId)), events };
+    const { state, revision, events } = await recordCommand<SessionSnapshot, SessionEvent>({
+      store: this.store,
+      streamId: sessionStreamId(sessionId),
+      current: async (attempt) => {
+        // This server's writes keep the cache current, so a first attempt decides on it without a
+        // read; a write from another replica shows up as a revision conflict, and the retry reads.
+        // An If-Match check always reads: it must compare with the store, not with this replica.
+        const cached = attempt === 1 && options.expectedRevision === undefined ? this.cache.get(sessionId) : undefined;
+        const current = cached ?? (await this.load(sessionId));
+        if (options.expectedRevision !== undefined && current.revision !== options.expectedRevision) {
+          throw new OneClawError(
+            'precondition_failed',
+            `The session is at revision ${String(current.revision)}, not ${options.expectedRevision}: it changed since you read it. Read it again and retry.`,
+            { revision: current.revision },
+          );
         }
-        const next = this.remember({
-          sessionId,
-          state: replay(events, current.state),
-          revision: result.nextExpectedRevision,
-        });
-        return { ...next, events };
-      } catch (error) {
-        if (!(error instanceof StreamRevisionConflictError) || attempt >= MAX_ATTEMPTS) throw error;
-      }
-    }
+        return current;
+      },
+      // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
+      decide: (current) =>
+        decide(command, current.state, {
+          now: this.now,
+          newId: deterministicIds(options.commandId),
+          catalogue: this.catalogue,
+          ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+        }),
+      appended: (current, appended, next) => this.remember({ sessionId, state: replay(appended, current.state), revision: next }),
+      reload: () => this.load(sessionId),
+    });
+    return { sessionId, state, revision, events };
   }
 
   async events(sessionId: string): Promise<readonly RecordedEvent[]> {
