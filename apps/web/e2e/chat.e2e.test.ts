@@ -299,38 +299,100 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     expect(errors).toEqual([]);
   });
 
-  test('S6: a running turn shows its streamed text and the group it loaded while it runs, and can be cancelled; the reason is shown and stays after a reload', async () => {
-    const { page, errors } = await ui.open({ device: DESKTOP });
-    ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), fakeReply.hang('Working on it, '));
-    await startSession(page, 'Do something slow');
-    await conversation(page).getByText('Working on it,').waitFor();
-    const cancel = page.getByRole('button', { name: 'Cancel' });
-    await cancel.waitFor();
-    // group_loaded arrived mid-turn: the chip is there before the turn ends.
-    await chips(page).getByRole('listitem').filter({ hasText: 'pdf' }).waitFor();
-    expect(await cancel.isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
-    expect(await page.locator('[aria-labelledby="transcript-title"]').getAttribute('aria-busy')).toBe('true');
-
-    await cancel.click();
-    await conversation(page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
+  test('S6 on a 390 x 844 phone: a markdown reply (wide table, long code line, list, link) renders and stays inside the screen; the long code line scrolls in its own box, and Copy code works', async () => {
+    const { sessionId } = await ui.api<{ sessionId: string }>('POST', '/api/sessions', {});
+    const { page, context, errors } = await ui.open({ device: PHONE, hash: `#/sessions/${encodeURIComponent(sessionId)}` });
+    await page.getByText('No messages yet.', { exact: false }).waitFor();
+    const wideRow = Array.from({ length: 8 }, (_, i) => `column number ${i + 1}`);
+    ui.fake.enqueue(
+      fakeReply.text(
+        [
+          'A wide table:\n\n',
+          `| ${wideRow.join(' | ')} |\n|${wideRow.map(() => '---').join('|')}|\n| ${wideRow.map((_, i) => `value ${i + 1}`).join(' | ')} |\n\n`,
+          '- one\n- two\n\n',
+          '[the docs](https://example.com/docs)\n\n',
+          '```js\n',
+          `const line = '${'x'.repeat(160)}';\n`,
+          '```\n',
+        ].join(''),
+      ),
+    );
+    await send(page, 'Show me markdown on a phone');
+    const reply = conversation(page).getByRole('listitem').filter({ hasText: 'A wide table:' });
+    await reply.getByRole('table').waitFor();
+    await reply.locator('pre code.hljs').waitFor();
     await turnOver(page);
-    // The partial reply was kept, so the status line says the assistant replied, not only that the turn stopped.
-    await page.getByRole('status').filter({ hasText: 'The assistant replied (stopped early: Cancelled): Working on it,' }).waitFor({ state: 'attached' });
-    await cancel.waitFor({ state: 'detached' });
+    expect(await reply.getByRole('table').getByRole('columnheader').count()).toBe(8);
+    await waitForCount(reply.getByRole('list').getByRole('listitem'), 2);
+    expect(await reply.getByRole('link', { name: 'the docs' }).getAttribute('href')).toBe('https://example.com/docs');
 
-    await page.reload();
-    await conversation(page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
-    await conversation(page).getByText('Do something slow').waitFor();
-    // What had streamed before the cancel is recorded (partial reply), so it survives the reload.
-    await conversation(page).getByText('Working on it,').waitFor();
+    // Nothing is wider than the phone: the table wraps or scrolls in its own box, the long code
+    // line scrolls inside its block.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await reply.getByRole('table').evaluate((el) => el.getBoundingClientRect().left >= 0 && (el.parentElement?.getBoundingClientRect().right ?? Infinity) <= window.innerWidth),
+    ).toBe(true);
+    const code = await reply
+      .locator('pre')
+      .first()
+      .evaluate((el) => {
+        // The block itself scrolls, or the wrapper around it inside the reply.
+        let scroller: Element | null = el;
+        while (scroller && scroller.scrollWidth <= scroller.clientWidth && !scroller.classList.contains('msg')) scroller = scroller.parentElement;
+        const target = scroller ?? el;
+        return { scrollWidth: target.scrollWidth, clientWidth: target.clientWidth, right: target.getBoundingClientRect().right, isReply: target.classList.contains('msg') };
+      });
+    expect(code.isReply).toBe(false);
+    expect(code.scrollWidth).toBeGreaterThan(code.clientWidth);
+    expect(code.right).toBeLessThanOrEqual(390);
 
-    // The session takes new messages again.
-    ui.fake.enqueue(fakeReply.text('Back again.'));
-    await send(page, 'Still there?');
-    await conversation(page).getByText('Back again.').waitFor();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.server.url });
+    await reply.getByRole('button', { name: 'Copy code' }).click();
+    await waitForAttribute(reply.locator('button.code-block__copy'), 'aria-label', 'Code copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`const line = '${'x'.repeat(160)}';\n`);
     expect(errors).toEqual([]);
   });
+
+  test.each([
+    ['a 1440 x 900 desktop', DESKTOP],
+    ['a 390 x 844 phone', PHONE],
+  ] as const)(
+    'S6 on %s: a running turn shows its streamed text and the group it loaded while it runs, and can be cancelled; what streamed is kept, the reason is shown, and both stay after a reload',
+    async (_name, device) => {
+      const { page, errors } = await ui.open({ device });
+      ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), fakeReply.hang('Working on it, '));
+      // On a phone "New session" is in the drawer behind the menu button.
+      if (device === PHONE) await page.getByRole('button', { name: 'Sessions' }).click();
+      await startSession(page, 'Do something slow');
+      await conversation(page).getByText('Working on it,').waitFor();
+      const cancel = page.getByRole('button', { name: 'Cancel' });
+      await cancel.waitFor();
+      // group_loaded arrived mid-turn: the chip is there before the turn ends.
+      await chips(page).getByRole('listitem').filter({ hasText: 'pdf' }).waitFor();
+      expect(await cancel.isVisible()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+      expect(await page.locator('[aria-labelledby="transcript-title"]').getAttribute('aria-busy')).toBe('true');
+
+      await cancel.click();
+      await conversation(page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
+      await turnOver(page);
+      // The partial reply was kept, so the status line says the assistant replied, not only that the turn stopped.
+      await page.getByRole('status').filter({ hasText: 'The assistant replied (stopped early: Cancelled): Working on it,' }).waitFor({ state: 'attached' });
+      await cancel.waitFor({ state: 'detached' });
+
+      await page.reload();
+      await conversation(page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
+      await conversation(page).getByText('Do something slow').waitFor();
+      // What had streamed before the cancel is recorded (partial reply), so it survives the reload.
+      await conversation(page).getByText('Working on it,').waitFor();
+
+      // The session takes new messages again.
+      ui.fake.enqueue(fakeReply.text('Back again.'));
+      await send(page, 'Still there?');
+      await conversation(page).getByText('Back again.').waitFor();
+      expect(errors).toEqual([]);
+    },
+  );
 
   test('S6: a turn running in another window is shown as such, sending waits, and it can be cancelled from here', async () => {
     const first = await ui.open({ device: DESKTOP });
