@@ -361,8 +361,14 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     async (_name, device) => {
       const { page, errors } = await ui.open({ device });
       ui.fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), fakeReply.hang('Working on it, '));
-      // On a phone "New session" is in the drawer behind the menu button.
-      if (device === PHONE) await page.getByRole('button', { name: 'Sessions' }).click();
+      if (device === PHONE) {
+        // #/ moves on to the newest session, and any navigation closes the drawer: wait for it,
+        // then open the drawer, where "New session" is on a phone.
+        await page.waitForURL((url) => url.hash.startsWith('#/sessions/'));
+        const menu = page.getByRole('button', { name: 'Sessions' });
+        await menu.click();
+        await waitForAttribute(menu, 'aria-expanded', 'true');
+      }
       await startSession(page, 'Do something slow');
       await conversation(page).getByText('Working on it,').waitFor();
       const cancel = page.getByRole('button', { name: 'Cancel' });
