@@ -54,10 +54,12 @@ interface Stats {
   mean: number;
 }
 
-async function measure(iterations: number, fn: () => unknown): Promise<Stats> {
+/** `gapMs`: an untimed pause before each call, as between a model's turns (a server never calls back to back). */
+async function measure(iterations: number, fn: () => unknown, gapMs = 0): Promise<Stats> {
   for (let i = 0; i < Math.min(50, iterations); i++) await fn();
   const samples: number[] = [];
   for (let i = 0; i < iterations; i++) {
+    if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
     const t = performance.now();
     await fn();
     samples.push(performance.now() - t);
@@ -78,6 +80,8 @@ async function main(): Promise<void> {
   const { quickjs: module } = await loadQuickJs();
   const runner = new InProcessJsRunner(new FakeBridgeHost());
   const pool = new WorkerJsRunner({ bridge: {}, maxWorkers: 1 });
+  // The baseline for issue 17: each call makes and releases its runtime while the caller waits.
+  const oldPool = new WorkerJsRunner({ bridge: {}, maxWorkers: 1, prepareRuntimes: false });
   const n = Number(process.env.BENCH_ITERATIONS ?? 1000);
 
   const trivial = compileScript('trivial.js', TRIVIAL);
@@ -94,10 +98,20 @@ async function main(): Promise<void> {
 
   const originTrivial = await measure(n, () => originCall(module, TRIVIAL, 'execute', { name: 'Ada' }));
   const oursTrivial = await measure(n, () => runner.run(call(trivial, 'execute', { name: 'Ada' })));
+  const oldWorkerTrivial = await measure(n, () => oldPool.run(call(trivial, 'execute', { name: 'Ada' })));
   const workerTrivial = await measure(n, () => pool.run(call(trivial, 'execute', { name: 'Ada' })));
   console.log(row('trivial tool, origin (new runtime + context + eval whole source)', originTrivial));
   console.log(row('trivial tool, ours in-process (fresh runtime + bridges)', oursTrivial, originTrivial));
-  console.log(row('trivial tool, ours in a worker thread (the server default)', workerTrivial, originTrivial));
+  console.log(row('trivial tool, ours in a worker, old path (runtime made and released during the call)', oldWorkerTrivial, originTrivial));
+  console.log(row('trivial tool, ours in a worker, prepared runtime (the server default)', workerTrivial, originTrivial));
+  // Back to back, the worker prepares the next runtime while the caller already waits for it; with
+  // any gap between calls (a model round trip in the server) that work is off the call's path.
+  const originGap = await measure(n, () => originCall(module, TRIVIAL, 'execute', { name: 'Ada' }), 1);
+  const oldWorkerGap = await measure(n, () => oldPool.run(call(trivial, 'execute', { name: 'Ada' })), 1);
+  const workerGap = await measure(n, () => pool.run(call(trivial, 'execute', { name: 'Ada' })), 1);
+  console.log(row('trivial tool, origin, calls 1 ms apart', originGap));
+  console.log(row('trivial tool, ours in a worker, old path, calls 1 ms apart', oldWorkerGap, originGap));
+  console.log(row('trivial tool, ours in a worker, prepared runtime, calls 1 ms apart', workerGap, originGap));
 
   const originGroup = await measure(n, () => originCall(module, group.source, 'tool7', { q: 'x' }));
   const oursGroup = await measure(n, () => runner.run(call(group, 'tool7', { q: 'x' })));
@@ -110,6 +124,7 @@ async function main(): Promise<void> {
   console.log(row('120-function group file, ours in a worker thread, slice', workerGroup, originGroup));
 
   await pool.close();
+  await oldPool.close();
 
   // Cold: a new worker thread, its QuickJS module and the first call, as after a restart.
   const cold: number[] = [];

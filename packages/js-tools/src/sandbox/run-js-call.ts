@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Scope, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten-core';
+import { Scope, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core';
 import { FETCH_METHODS, FS_OPS, type BridgeHost, type FsOp, type GuestFetchRequest } from './bridge-host';
 import type { CappedWasmMemory } from './capped-wasm-memory';
 import { BRIDGE_NAMES, BRIDGE_SOURCES, GUEST_HELPERS, type BridgeName } from './guest-prelude';
@@ -36,9 +36,89 @@ export interface RunOptions {
    * shared-memory flag instead, which this reads (see WorkerJsRunner).
    */
   readonly isCancelled?: () => boolean;
+  /**
+   * A runtime and context made ahead of the call by `prepareRuntime` on the same module, which
+   * this call takes over and disposes (F3). Unset: the call makes its own.
+   */
+  readonly prepared?: PreparedRuntime;
+}
+
+/**
+ * A fresh QuickJS runtime and context, with the bridge getters installed, made before the call
+ * that will use it is known, so a worker can pay for it between calls instead of during one
+ * (issue 17, F3). No guest code has run in it. It serves exactly one call, which disposes it:
+ * it is never reused, so isolation between calls (SBX-14) is exactly as with a runtime made by
+ * the call itself. Its limits and interrupt handler are set when the call takes it over.
+ */
+export class PreparedRuntime {
+  /** The call that took this runtime over; the bridge getters install into that call. */
+  owner: { installBridge(name: BridgeName): QuickJSHandle } | undefined;
+  private taken = false;
+
+  constructor(
+    readonly module: SandboxModule,
+    readonly rt: QuickJSRuntime,
+    readonly ctx: QuickJSContext,
+  ) {}
+
+  /** Hands the runtime to one call; undefined if another call already took it. */
+  take(owner: { installBridge(name: BridgeName): QuickJSHandle }): this | undefined {
+    if (this.taken) return undefined;
+    this.taken = true;
+    this.owner = owner;
+    return this;
+  }
+
+  /** Releases a runtime no call took (a worker shutting down). */
+  dispose(): void {
+    if (this.taken) return;
+    this.taken = true;
+    this.ctx.dispose();
+    this.rt.dispose();
+  }
+}
+
+export function prepareRuntime(module: SandboxModule): PreparedRuntime {
+  const rt = module.quickjs.newRuntime();
+  try {
+    const prepared = new PreparedRuntime(module, rt, rt.newContext());
+    installBridgeGetters(prepared.ctx, (name) => prepared.owner?.installBridge(name) ?? prepared.ctx.undefined);
+    return prepared;
+  } catch (error) {
+    if (rt.alive) rt.dispose();
+    throw error;
+  }
+}
+
+/** What a call produced, and the release of its runtime, which the caller may do after answering. */
+export interface ExecutedJsCall {
+  readonly outcome: JsCallOutcome;
+  /**
+   * Disposes the call's runtime and every handle, and gives its memory grant back. Returns (never
+   * throws) what went wrong, which means the module may be broken.
+   */
+  release(): unknown;
 }
 
 export async function runJsCall(module: SandboxModule, call: JsCall, host: BridgeHost, options: RunOptions = {}): Promise<JsCallOutcome> {
+  const { outcome, release } = await executeJsCall(module, call, host, options);
+  const disposeError = release();
+  if (!disposeError || outcome.status === 'error') return outcome;
+  return {
+    status: 'error',
+    errorType: 'internal_error',
+    message: `The JavaScript sandbox failed to release the call: ${describe(disposeError)}`,
+    logs: outcome.logs,
+    durationMs: outcome.durationMs,
+  };
+}
+
+/**
+ * Runs a call and answers before its runtime is released: a worker sends the outcome first and
+ * disposes afterwards, so the caller does not wait for the teardown (F3). The caller must call
+ * `release()` before the module runs anything else.
+ */
+export async function executeJsCall(module: SandboxModule, call: JsCall, host: BridgeHost, options: RunOptions = {}): Promise<ExecutedJsCall> {
   const started = performance.now();
   const limits = resolveLimits(call.limits);
   const redact = secretRedactor(Object.values(call.env));
@@ -51,23 +131,31 @@ export async function runJsCall(module: SandboxModule, call: JsCall, host: Bridg
   } catch (error) {
     failure = error instanceof CallFailure ? error : new CallFailure('internal_error', `The JavaScript sandbox failed: ${describe(error)}`);
   }
-  const disposeError = run.dispose();
-  if (disposeError && !failure) failure = new CallFailure('internal_error', `The JavaScript sandbox failed to release the call: ${describe(disposeError)}`);
+  // Nothing of the guest runs after this: bridges still in flight find the call finished (SBX-13).
+  run.finish();
   const durationMs = performance.now() - started;
-  if (!failure) return { status: 'success', result, logs, durationMs };
+  const release = () => run.dispose();
+  if (!failure) return { outcome: { status: 'success', result, logs, durationMs }, release };
   return {
-    status: 'error',
-    errorType: failure.errorType,
-    message: redact(failure.message),
-    ...(failure.limit ? { limit: failure.limit } : {}),
-    logs,
-    durationMs,
+    outcome: {
+      status: 'error',
+      errorType: failure.errorType,
+      message: redact(failure.message),
+      ...(failure.limit ? { limit: failure.limit } : {}),
+      logs,
+      durationMs,
+    },
+    release,
   };
 }
 
 class CallRun {
   private readonly scope = new Scope();
-  private readonly controller = new AbortController();
+  /**
+   * Aborts the bridges in flight when the call ends. Made on the first async bridge: aborting
+   * builds a DOMException, which a call that used no bridge should not pay for (F3).
+   */
+  private controller: AbortController | undefined;
   private readonly pending = new Set<QuickJSDeferredPromise>();
   /** Fetched response bodies by id, in arrival order (the oldest read ones are released first). */
   private readonly bodies = new Map<number, { readonly bytes: Uint8Array; read: boolean }>();
@@ -83,6 +171,7 @@ class CallRun {
   private inGuest = false;
   private interruption: Interruption | undefined;
   private finished = false;
+  private released = false;
   private wake: (() => void) | undefined;
   private readonly onAbort = () => {
     this.interruption ??= 'cancel';
@@ -115,14 +204,15 @@ class CallRun {
     }
 
     this.releaseHeap = this.heap.grant(this.limits.memoryBytes);
-    const rt = this.scope.manage(this.module.quickjs.newRuntime());
+    const prepared = this.options.prepared?.module === this.module ? this.options.prepared.take(this) : undefined;
+    const rt = this.scope.manage(prepared?.rt ?? this.module.quickjs.newRuntime());
     // Still useful: it refuses any single allocation above the limit before the heap is touched.
     rt.setMemoryLimit(this.limits.memoryBytes);
     rt.setMaxStackSize(this.limits.stackBytes);
     rt.setInterruptHandler(() => this.shouldInterrupt());
-    const ctx = (this.ctx = this.scope.manage(rt.newContext()));
+    const ctx = (this.ctx = this.scope.manage(prepared?.ctx ?? rt.newContext()));
 
-    this.installBridges();
+    if (!prepared) installBridgeGetters(ctx, (name) => this.installBridge(name));
 
     const { script, functionName } = this.call;
     const code = script.sliceFor(functionName);
@@ -159,15 +249,22 @@ class CallRun {
     return lexical.value;
   }
 
-  /** Returns (never throws) what went wrong while releasing, which means the module may be broken. */
-  dispose(): unknown {
-    if (this.finished) return undefined;
+  /** Ends the call for the host: bridges in flight are aborted and their answers dropped. */
+  finish(): void {
+    if (this.finished) return;
     this.finished = true;
     this.call.signal?.removeEventListener('abort', this.onAbort);
-    this.controller.abort();
+    this.controller?.abort();
+    this.bodies.clear();
+  }
+
+  /** Returns (never throws) what went wrong while releasing, which means the module may be broken. */
+  dispose(): unknown {
+    if (this.released) return undefined;
+    this.released = true;
+    this.finish();
     for (const deferred of this.pending) if (deferred.alive) deferred.dispose();
     this.pending.clear();
-    this.bodies.clear();
     try {
       this.scope.dispose();
       return undefined;
@@ -302,18 +399,8 @@ class CallRun {
   private hostObject: QuickJSHandle | undefined;
   private helpers: QuickJSHandle | undefined;
 
-  /**
-   * Each bridge global starts as a getter; the first read evaluates that bridge's snippet and
-   * replaces the getter with the value, so unused bridges cost nothing (see guest-prelude.ts).
-   */
-  private installBridges(): void {
-    const ctx = this.ctx;
-    for (const name of BRIDGE_NAMES) {
-      ctx.defineProp(ctx.global, name, { configurable: true, enumerable: false, get: () => this.installBridge(name) });
-    }
-  }
-
-  private installBridge(name: BridgeName): QuickJSHandle {
+  /** Called by a bridge global's getter on its first read (see installBridgeGetters). */
+  installBridge(name: BridgeName): QuickJSHandle {
     const ctx = this.ctx;
     this.hostObject ??= this.manage(this.buildHostObject());
     this.helpers ??= this.manage(this.callSnippet(GUEST_HELPERS, 'oneclaw:helpers', []));
@@ -476,6 +563,8 @@ class CallRun {
     const ctx = this.ctx;
     const deferred = ctx.newPromise();
     this.pending.add(deferred);
+    this.controller ??= new AbortController();
+    if (this.finished) this.controller.abort();
     work(this.controller.signal)
       .then((value) => this.bridgeValue(value))
       .then(
@@ -503,7 +592,7 @@ class CallRun {
 
   /** `{name, code, message}` only: no host stack, redacted (SBX-09). */
   private guestError(error: unknown): { name: string; code: string; message: string } {
-    if (this.controller.signal.aborted || this.interruption) return { name: 'Error', code: 'aborted', message: 'The call ended.' };
+    if (this.finished || this.controller?.signal.aborted || this.interruption) return { name: 'Error', code: 'aborted', message: 'The call ended.' };
     const code = typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'bridge_error';
     const message = error instanceof Error ? error.message : String(error);
     return { name: 'Error', code, message: this.redact(message) };
@@ -574,6 +663,16 @@ class CallRun {
 
   private manage(handle: QuickJSHandle): QuickJSHandle {
     return this.scope.manage(handle);
+  }
+}
+
+/**
+ * Each bridge global starts as a getter; the first read evaluates that bridge's snippet and
+ * replaces the getter with the value, so unused bridges cost nothing (see guest-prelude.ts).
+ */
+function installBridgeGetters(ctx: QuickJSContext, install: (name: BridgeName) => QuickJSHandle): void {
+  for (const name of BRIDGE_NAMES) {
+    ctx.defineProp(ctx.global, name, { configurable: true, enumerable: false, get: () => install(name) });
   }
 }
 

@@ -1,13 +1,15 @@
 /**
  * Entry point of a sandbox worker thread (see WorkerJsRunner). It owns one QuickJS module and
  * one bridge host, runs one call at a time, and asks the parent for Google access tokens so all
- * workers share one token cache.
+ * workers share one token cache. Unless the pool turned it off, it keeps a fresh runtime prepared
+ * for the next call (see PreparedRuntime).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBridgeHost, type BridgeHostConfig } from '../bridges/create-bridge-host';
 import { BridgeError } from './bridge-host';
-import { loadQuickJs } from './quickjs-module';
-import { runJsCall } from './run-js-call';
+import type { JsCall } from './js-call';
+import { loadQuickJs, type SandboxModule } from './quickjs-module';
+import { executeJsCall, prepareRuntime, runJsCall, type PreparedRuntime, type RunOptions } from './run-js-call';
 import type { FromWorker, ToWorker } from './worker-protocol';
 
 const port = parentPort;
@@ -17,7 +19,7 @@ const tokenRequests = new Map<number, { resolve: (token: string) => void; reject
 let nextTokenRequest = 1;
 const calls = new Map<number, AbortController>();
 
-const { bridge, cancelFlag } = workerData as { bridge: BridgeHostConfig; cancelFlag: Int32Array };
+const { bridge, cancelFlag, prepareRuntimes } = workerData as { bridge: BridgeHostConfig; cancelFlag: Int32Array; prepareRuntimes: boolean };
 const host = createBridgeHost(bridge, {
   googleAccessToken: (signal) =>
     new Promise<string>((resolve, reject) => {
@@ -32,20 +34,50 @@ function send(message: FromWorker): void {
   port?.postMessage(message);
 }
 
+/**
+ * The runtime the next call takes over (F3): made after the previous call answered and released
+ * its own, so the caller never waits for it when calls have any gap between them. Never reused:
+ * each call disposes the runtime it took.
+ */
+let prepared: PreparedRuntime | undefined;
+
+function prepareNext(module: SandboxModule): void {
+  if (!prepareRuntimes || prepared) return;
+  try {
+    prepared = prepareRuntime(module);
+  } catch {
+    // The next call makes its own runtime, as without preparation.
+    prepared = undefined;
+  }
+}
+
+async function runPrepared(module: SandboxModule, id: number, call: JsCall, options: RunOptions): Promise<void> {
+  const next = prepared;
+  prepared = undefined;
+  const { outcome, release } = await executeJsCall(module, call, host, { ...options, ...(next ? { prepared: next } : {}) });
+  calls.delete(id);
+  // The parent retires a worker whose heap grew: WebAssembly memory is never given back.
+  send({ type: 'done', id, outcome, heapBytes: module.heap.bytes });
+  // The caller has its answer; the teardown and the next runtime are paid for after it.
+  const releaseError = release();
+  // A WebAssembly trap (or a failed release) may have corrupted the module: let the pool start a fresh worker.
+  if (releaseError || (outcome.status === 'error' && outcome.errorType === 'internal_error')) process.exit(1);
+  prepareNext(module);
+}
+
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'run': {
       const controller = new AbortController();
       calls.set(message.id, controller);
       const { fileName, code, ...call } = message.call;
+      const options: RunOptions = { isCancelled: () => Atomics.load(cancelFlag, 0) === message.id };
+      const jsCall: JsCall = { ...call, script: { fileName, sliceFor: () => code }, signal: controller.signal };
       void loadQuickJs().then(async (module) => {
-        const outcome = await runJsCall(module, { ...call, script: { fileName, sliceFor: () => code }, signal: controller.signal }, host, {
-          isCancelled: () => Atomics.load(cancelFlag, 0) === message.id,
-        });
+        if (prepareRuntimes) return runPrepared(module, message.id, jsCall, options);
+        const outcome = await runJsCall(module, jsCall, host, options);
         calls.delete(message.id);
-        // The parent retires a worker whose heap grew: WebAssembly memory is never given back.
         send({ type: 'done', id: message.id, outcome, heapBytes: module.heap.bytes });
-        // A WebAssembly trap may have corrupted the module: let the pool start a fresh worker.
         if (outcome.status === 'error' && outcome.errorType === 'internal_error') process.exit(1);
       });
       return;
@@ -64,4 +96,7 @@ port.on('message', (message: ToWorker) => {
   }
 });
 
-void loadQuickJs().then(() => send({ type: 'ready' }));
+void loadQuickJs().then((module) => {
+  prepareNext(module);
+  send({ type: 'ready' });
+});

@@ -121,6 +121,28 @@ describe('WorkerJsRunner: calls in worker threads', () => {
     expect(pool.workerCount).toBe(1);
   });
 
+  it.each([
+    ['a prepared runtime (the default)', true],
+    ['the old path (prepareRuntimes: false)', false],
+  ])("SBX-14 F3 with %s, a call in the same worker never sees the previous call's globals, prototypes or bridge state", async (_label, prepareRuntimes) => {
+    const pool = runner({ maxWorkers: 1, prepareRuntimes });
+    const polluter = call(
+      'var leaked = 1; function execute() { globalThis.marker = "set"; Object.prototype.polluted = true; JSON.parse = function () { return { hijacked: true }; }; console.log = function () {}; lib("greet").greet = null; return "polluted"; }',
+    );
+    const probe = call(
+      'function execute(p) { console.log("seen"); return JSON.stringify({ leaked: typeof leaked, marker: typeof globalThis.marker, polluted: ({}).polluted === true, name: p.name, greet: typeof lib("greet").greet }); }',
+      { params: { name: 'Ada' } },
+    );
+    for (let i = 0; i < 3; i++) {
+      expect(resultOf(await pool.run(polluter))).toBe('polluted');
+      const outcome = await pool.run(probe);
+      expect(JSON.parse(resultOf(outcome))).toEqual({ leaked: 'undefined', marker: 'undefined', polluted: false, name: 'Ada', greet: 'function' });
+      expect(outcome.logs).toEqual([{ level: 'log', message: 'seen' }]);
+    }
+    expect(pool.workerCount).toBe(1);
+    expect(pool.restarts).toBe(0);
+  });
+
   it('refuses new calls once closed', async () => {
     const pool = runner();
     await pool.close();

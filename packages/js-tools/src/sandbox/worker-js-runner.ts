@@ -33,6 +33,12 @@ export interface WorkerJsRunnerOptions {
    * heap's initial size): WebAssembly memory never shrinks, so only a new worker gives it back.
    */
   readonly recycleHeapBytes?: number;
+  /**
+   * Each worker prepares a fresh QuickJS runtime for its next call between calls, and releases a
+   * call's runtime after answering (default true, F3). False: the old path, where a call makes
+   * and releases its runtime while the caller waits; the benchmark's baseline.
+   */
+  readonly prepareRuntimes?: boolean;
 }
 
 /** How long a new worker may take to load its QuickJS module before the call's own timeout starts. */
@@ -358,7 +364,7 @@ export class WorkerJsRunner implements JsRunner {
     const cancelFlag = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(entry.code, {
       eval: true,
-      workerData: { bridge: this.options.bridge, cancelFlag },
+      workerData: { bridge: this.options.bridge, cancelFlag, prepareRuntimes: this.options.prepareRuntimes ?? true },
       resourceLimits: { stackSizeMb: this.options.workerStackMb ?? 8, maxOldGenerationSizeMb: this.options.workerHeapMb ?? 128 },
       stdout: true,
       stderr: true,
