@@ -28,7 +28,7 @@ describe('load_tool_group', () => {
     expect(loadToolGroupDefinition.name).toBe('load_tool_group');
     expect(loadToolGroupDefinition.parameters).toEqual({
       type: 'object',
-      properties: { group_name: { type: 'string', description: 'The name of the tool group to load' } },
+      properties: { group_name: { type: 'string' } },
       required: ['group_name'],
     });
     const { registry, tool } = setup();

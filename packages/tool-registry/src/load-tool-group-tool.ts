@@ -5,15 +5,13 @@ import type { ToolRegistry } from './tool-registry';
 
 export const LOAD_TOOL_GROUP = 'load_tool_group';
 
-/** Wording from RFC-040, so the model reads what the origin app's model read. */
+/** RFC-040's meaning in fewer words (issue 17, F1): the group must be loaded before its tools are used. */
 export const loadToolGroupDefinition: ToolDefinition = {
   name: LOAD_TOOL_GROUP,
-  description:
-    'Load all tools in a tool group to make them available for use. You MUST load a tool group before you can use any tools in it. ' +
-    'After loading, the tools will be available for the rest of this conversation.',
+  description: 'Load a tool group; its tools can only be used after loading, and stay for this conversation.',
   parameters: {
     type: 'object',
-    properties: { group_name: { type: 'string', description: 'The name of the tool group to load' } },
+    properties: { group_name: { type: 'string' } },
     required: ['group_name'],
   },
   timeoutMs: 5_000,

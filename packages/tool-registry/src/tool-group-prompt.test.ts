@@ -19,7 +19,7 @@ describe('prompt section "## Available Tool Groups"', () => {
   it('G2 lists each group as "- name: description" under the heading and the instruction line, in registration order', () => {
     expect(new ToolGroupPrompt(registry()).render()).toBe(
       '## Available Tool Groups\n\n' +
-        'Use `load_tool_group` to load tools from a group before using them.\n\n' +
+        'Load a group with `load_tool_group` to use its tools.\n\n' +
         '- config: Manage providers, models, agents\n' +
         '- pdf: Extract text, get info, and render pages from PDF files',
     );

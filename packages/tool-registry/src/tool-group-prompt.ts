@@ -2,7 +2,7 @@ import type { ToolGroupDefinition } from './tool-group-definition';
 import type { ToolRegistry } from './tool-registry';
 
 export const TOOL_GROUP_PROMPT_HEADING = '## Available Tool Groups';
-export const TOOL_GROUP_PROMPT_INSTRUCTION = 'Use `load_tool_group` to load tools from a group before using them.';
+export const TOOL_GROUP_PROMPT_INSTRUCTION = 'Load a group with `load_tool_group` to use its tools.';
 export const MAX_GROUP_DESCRIPTION_CHARS = 200;
 
 export interface ToolGroupPromptOptions {
@@ -15,7 +15,7 @@ export interface ToolGroupPromptOptions {
  *
  *     ## Available Tool Groups
  *
- *     Use `load_tool_group` to load tools from a group before using them.
+ *     Load a group with `load_tool_group` to use its tools.
  *
  *     - name: description
  *

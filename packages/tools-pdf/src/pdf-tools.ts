@@ -7,7 +7,7 @@ import { DEFAULT_DPI, MAX_DPI, MIN_DPI } from './render-plan';
 export const PDF_TOOL_GROUP = {
   name: 'pdf',
   displayName: 'PDF Tools',
-  description: 'Read PDF files: page count and metadata, text of chosen pages, and a page rendered as a PNG image.',
+  description: 'Read PDF text and metadata; render pages.',
 } as const satisfies ToolGroupDefinition;
 
 export const DEFAULT_MAX_CHARS = 50_000;

@@ -74,29 +74,26 @@ export function createBrowserTool(options: BrowserToolOptions): Tool {
   return builtinTool<BrowserParams>(
     {
       name: 'browser',
-      description:
-        'Open a web page in a headless browser (JavaScript runs) and either save a screenshot (mode "screenshot", a PNG in the files folder) ' +
-        'or return the rendered page as Markdown (mode "extract"). Optionally run JavaScript in the page first. Use webfetch for simple pages.',
+      description: 'Open a URL in a headless browser (runs JavaScript): save a PNG screenshot to the files folder, or extract the page as Markdown.',
       parameters: {
         type: 'object',
         properties: {
-          url: { type: 'string', description: 'The full http:// or https:// URL to open.' },
-          mode: { type: 'string', enum: ['screenshot', 'extract'], description: '"screenshot" saves a PNG; "extract" returns the page content as Markdown.' },
-          width: { type: 'integer', description: `Viewport width in pixels (${BROWSER_LIMITS.width[0]}-${BROWSER_LIMITS.width[1]}); default ${BROWSER_DEFAULTS.width} (a phone).` },
-          height: { type: 'integer', description: `Viewport height in pixels (${BROWSER_LIMITS.height[0]}-${BROWSER_LIMITS.height[1]}); default ${BROWSER_DEFAULTS.height}.` },
-          wait_seconds: { type: 'number', description: `Seconds to wait after the page has loaded, for late content (0-30); default ${BROWSER_DEFAULTS.waitSeconds}.` },
-          full_page: { type: 'boolean', description: 'Screenshot the whole scrollable page instead of the viewport; default false.' },
+          url: { type: 'string' },
+          mode: { type: 'string', enum: ['screenshot', 'extract'] },
+          width: { type: 'integer', description: `px, ${BROWSER_LIMITS.width[0]}-${BROWSER_LIMITS.width[1]}, default ${BROWSER_DEFAULTS.width}` },
+          height: { type: 'integer', description: `px, ${BROWSER_LIMITS.height[0]}-${BROWSER_LIMITS.height[1]}, default ${BROWSER_DEFAULTS.height}` },
+          wait_seconds: { type: 'number', description: `after load, 0-30, default ${BROWSER_DEFAULTS.waitSeconds}` },
+          full_page: { type: 'boolean', description: 'whole scrollable page' },
           max_length: {
             type: 'integer',
             minimum: 100,
             maximum: 1_000_000,
-            description: `Most characters of content for "extract"; default ${BROWSER_DEFAULTS.maxLength}, at most ${MAX_ANSWER_CHARS} per call (read on with start_index).`,
+            description: `extract: max ${MAX_ANSWER_CHARS} per call`,
           },
-          start_index: { type: 'integer', minimum: 0, description: 'For "extract": the character of the content to start at, to read on where a cut answer stopped; default 0.' },
+          start_index: { type: 'integer', minimum: 0, description: 'extract: offset to read on' },
           javascript: {
             type: 'string',
-            description:
-              'JavaScript run in the page after it has loaded, before the screenshot or extract (e.g. to click or scroll). Its JSON-serialisable result (the last expression, or an awaited promise) is included.',
+            description: 'run in the page first; its result is returned',
           },
         },
         required: ['url', 'mode'],

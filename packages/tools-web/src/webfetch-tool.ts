@@ -28,20 +28,18 @@ export function createWebfetchTool(http: SafeFetch): Tool {
   return builtinTool<WebfetchParams>(
     {
       name: 'webfetch',
-      description:
-        'Fetch a web page by URL and return its content as Markdown (HTML converted; plain text, Markdown, JSON and XML as they are). ' +
-        'For pages that need JavaScript or for a picture of the page, use browser.',
+      description: 'Fetch a URL as Markdown (HTML converted). For JavaScript pages or screenshots use browser.',
       parameters: {
         type: 'object',
         properties: {
-          url: { type: 'string', description: 'The full http:// or https:// URL of the page.' },
+          url: { type: 'string' },
           max_length: {
             type: 'integer',
             minimum: 100,
             maximum: 1_000_000,
-            description: `Most characters of content to return; longer pages are cut at a paragraph boundary. Default ${WEBFETCH_DEFAULT_MAX_LENGTH}, at most ${MAX_ANSWER_CHARS} per call (read on with start_index).`,
+            description: `max ${MAX_ANSWER_CHARS} per call`,
           },
-          start_index: { type: 'integer', minimum: 0, description: 'The character of the content to start at, to read on where a cut answer stopped; default 0.' },
+          start_index: { type: 'integer', minimum: 0, description: 'offset to read on' },
         },
         required: ['url'],
       },

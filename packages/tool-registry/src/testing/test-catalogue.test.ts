@@ -111,7 +111,7 @@ describe('the test catalogue (seed shapes)', () => {
   it('G2 the prompt lists the 14 groups in registration order', () => {
     const { registry } = createTestCatalogue();
     const lines = new ToolGroupPrompt(registry).render().split('\n');
-    expect(lines.slice(0, 3)).toEqual(['## Available Tool Groups', '', 'Use `load_tool_group` to load tools from a group before using them.']);
+    expect(lines.slice(0, 3)).toEqual(['## Available Tool Groups', '', 'Load a group with `load_tool_group` to use its tools.']);
     expect(lines.slice(4).map((l) => l.split(':')[0])).toEqual(registry.groupNames().map((g) => `- ${g}`));
     expect(lines[4]).toBe('- config: Manage providers, models, agents, app settings, environment variables, and tool states');
   });

@@ -27,18 +27,18 @@ export const BUILTIN_GROUPS = {
   config: {
     name: 'config',
     displayName: 'Configuration',
-    description: 'Manage LLM providers and models, agents, settings, environment variables for tools, and which tools are enabled.',
+    description: 'Settings: providers, models, agents, env vars, enabled tools.',
   },
   pdf: PDF_TOOL_GROUP,
   scheduled_tasks: {
     name: 'scheduled_tasks',
     displayName: 'Scheduled Tasks',
-    description: 'Schedule a prompt to run once, daily or weekly as a new conversation; list, run now, update and delete tasks.',
+    description: 'Run a prompt later: once, daily or weekly.',
   },
   js_tool_management: {
     name: 'js_tool_management',
     displayName: 'JS Tool Management',
-    description: 'Create, list, update and delete your own JavaScript tools (run in the sandbox, available at once).',
+    description: 'Create and edit your own JavaScript tools.',
   },
 } as const satisfies Record<string, ToolGroupDefinition>;
 

@@ -27,13 +27,13 @@ export function createCreateAgentTool(agents: AgentService): Tool {
   return builtinTool<CreateParams>(
     {
       name: 'create_agent',
-      description: 'Creates an agent (a named assistant with its own system prompt) and answers with its id; a new conversation can use it at once.',
+      description: 'Create an agent (a named assistant with its own system prompt); returns its id.',
       parameters: {
         type: 'object',
         properties: {
-          name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.agentName, description: 'The agent\u2019s name.' },
-          description: { type: 'string', maxLength: CONFIG_LIMITS.agentDescription, description: 'What the agent is for.' },
-          system_prompt: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.systemPrompt, description: 'Who the agent is and how it works: its system prompt.' },
+          name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.agentName },
+          description: { type: 'string', maxLength: CONFIG_LIMITS.agentDescription, description: 'What it is for' },
+          system_prompt: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.systemPrompt },
         },
         required: ['name', 'system_prompt'],
       },

@@ -31,19 +31,18 @@ export function createExecTool(options: ExecToolOptions): Tool {
     {
       name: 'exec',
       description:
-        'Run a shell command (sh -c) in the files folder and return its exit code, output and error output. ' +
-        'The command and every process it starts are killed at the timeout or when it exits.' +
+        'Run a shell command (sh -c) in the files folder; returns exit code, stdout and stderr.' +
         (options.enabled ? '' : ' Disabled on this server: every call fails with exec_disabled.'),
       parameters: {
         type: 'object',
         properties: {
-          command: { type: 'string', description: "The shell command, e.g. 'ls -la' or 'grep -rn TODO notes'." },
-          timeout_seconds: { type: 'number', description: 'Seconds before the command is killed: default 30, from 1 to 120.' },
+          command: { type: 'string', description: "e.g. 'ls -la'" },
+          timeout_seconds: { type: 'number', description: 'default 30, 1-120' },
           working_directory: {
             type: 'string',
-            description: 'Folder to run in, relative to the files folder (default: the files folder itself). It must exist.',
+            description: 'relative to the files folder',
           },
-          max_length: { type: 'integer', minimum: 1, description: `Most characters of output returned (default 50000, at most ${MAX_ANSWER_CHARS}); the rest is cut.` },
+          max_length: { type: 'integer', minimum: 1, description: `output chars kept, max ${MAX_ANSWER_CHARS}` },
         },
         required: ['command'],
       },

@@ -25,18 +25,16 @@ export function createJsEvalTool(runner: JsRunner): Tool {
     {
       name: 'js_eval',
       description:
-        'Run JavaScript in the sandbox of JS tools (no require or process; fetch, fs, console, lib and _env are available) and return the value ' +
-        'of the last expression, or the awaited result of main() if the code defines one (use async function main() to await). ' +
-        'Objects come back as JSON; console output is returned after the value.',
+        'Run JavaScript in the JS-tool sandbox (fetch, fs, console, lib, _env; no require). Returns the last value, or what async function main() returns, and console output.',
       parameters: {
         type: 'object',
         properties: {
-          code: { type: 'string', description: 'JavaScript source. For await, define async function main() { ... } and return the result from it.' },
+          code: { type: 'string', description: 'JavaScript source' },
           timeout_seconds: {
             type: 'number',
             minimum: 1,
             maximum: JS_EVAL_MAX_TIMEOUT_SECONDS,
-            description: `Seconds the code may run before it is stopped: default ${JS_EVAL_DEFAULT_TIMEOUT_SECONDS}, from 1 to ${JS_EVAL_MAX_TIMEOUT_SECONDS}.`,
+            description: `default ${JS_EVAL_DEFAULT_TIMEOUT_SECONDS}`,
           },
         },
         required: ['code'],

@@ -13,13 +13,11 @@ export function createLoadSkillTool(skills: SkillLibrary): Tool {
   return builtinTool<{ readonly name: string }>(
     {
       name: LOAD_SKILL,
-      description:
-        "Load a skill's full instructions by its name, as listed under Available Skills. " +
-        "The answer lists the skill's other files; read one with the name 'skill-name/path/to/file'.",
+      description: "Load a listed skill's instructions, or one of its files as 'skill/path'.",
       parameters: {
         type: 'object',
         properties: {
-          name: { type: 'string', description: "The skill's name, e.g. 'write-js-tool', or 'skill-name/file' for one of its files." },
+          name: { type: 'string', description: "e.g. 'write-js-tool'" },
         },
         required: ['name'],
       },

@@ -9,17 +9,15 @@ export function createSaveMemoryTool(memory: MemoryFile): Tool {
   return builtinTool<{ readonly content: string; readonly category?: MemoryCategory }>(
     {
       name: 'save_memory',
-      description:
-        'Save a lasting fact about the user (who they are, what they prefer, their routines, interests and projects) to long-term memory, ' +
-        'shown to you in every later conversation. Save one fact per call, in a full sentence; do not save what memory already holds.',
+      description: 'Save one lasting fact about the user (profile, preferences, habits, projects) to memory shown in later conversations.',
       parameters: {
         type: 'object',
         properties: {
-          content: { type: 'string', maxLength: MAX_MEMORY_ENTRY_CHARS, description: `The fact to remember, at most ${MAX_MEMORY_ENTRY_CHARS} characters.` },
+          content: { type: 'string', maxLength: MAX_MEMORY_ENTRY_CHARS, description: 'One fact, a full sentence.' },
           category: {
             type: 'string',
             enum: [...MEMORY_CATEGORIES],
-            description: 'profile (who the user is), preferences, interests, habits (routines, workflow), projects, or notes (default).',
+            description: 'default notes',
           },
         },
         required: ['content'],

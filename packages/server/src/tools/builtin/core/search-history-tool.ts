@@ -22,20 +22,18 @@ export function createSearchHistoryTool(history: HistoryIndex): Tool {
   return builtinTool<SearchHistoryParams>(
     {
       name: 'search_history',
-      description:
-        'Search past conversations (user and assistant messages of every session) and saved memory by words, best match first. ' +
-        'Each result gives where it comes from, its date and the text around the match.',
+      description: 'Search past conversations and saved memory by words, best match first.',
       parameters: {
         type: 'object',
         properties: {
-          query: { type: 'string', description: "Words to look for, e.g. 'flight Lisbon booking'." },
-          scope: { type: 'string', enum: ['all', 'memory', 'sessions'], description: "'all' (default), 'memory' (saved memory only) or 'sessions' (conversations only)." },
-          date_from: { type: 'string', description: 'Only results from this day on, YYYY-MM-DD.' },
-          date_to: { type: 'string', description: 'Only results up to this day (inclusive), YYYY-MM-DD.' },
+          query: { type: 'string', description: "e.g. 'flight Lisbon'" },
+          scope: { type: 'string', enum: ['all', 'memory', 'sessions'], description: 'default all' },
+          date_from: { type: 'string', description: 'YYYY-MM-DD' },
+          date_to: { type: 'string', description: 'YYYY-MM-DD, inclusive' },
           max_results: {
             type: 'integer',
             minimum: 1,
-            description: `How many results to return: default ${SEARCH_HISTORY_DEFAULT_RESULTS}, at most ${SEARCH_HISTORY_MAX_RESULTS}.`,
+            description: `default ${SEARCH_HISTORY_DEFAULT_RESULTS}, max ${SEARCH_HISTORY_MAX_RESULTS}`,
           },
         },
         required: ['query'],
