@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { SessionsAnswer, TurnAnswer } from '@oneclaw/api-contract';
+import type { SessionsAnswer } from '@oneclaw/api-contract';
 import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { CancelTurnCommand } from '../sessions/commands/cancel-turn.command';
@@ -24,7 +24,6 @@ import { DEFAULT_AGENT_ID } from '../agents/agent-directory';
 import { formatAuditTrail } from '../audit/format-audit-trail';
 import type { Logger } from '../logging/logger';
 import { LOGGER } from '../tokens';
-import { logServerFault, toProblem } from './problem-details.filter';
 import {
   emptyBody,
   loadToolGroupBody,
@@ -37,7 +36,6 @@ import {
   type StartSessionBody,
 } from './body-schemas';
 import { revisionFromIfMatch } from './if-match';
-import { SseWriter } from './sse-writer';
 import { editMessageBody, retryTurnBody, type EditMessageBody, type RetryTurnBody } from './redo-body-schemas';
 import { respondWithTurn } from './turn-response';
 import { ValidateBody } from './validate-body.pipe';
@@ -128,38 +126,21 @@ export class SessionsController {
   @ApiOperation({ summary: 'SendMessage: runs a turn; with Accept: text/event-stream the turn streams as SSE' })
   @ApiBody({ schema: sendMessageBody })
   @ApiHeader(idempotencyHeader)
-  async message(
+  message(
     @Param('id') id: string,
     @Body(new ValidateBody<SendMessageBody>(sendMessageBody)) body: SendMessageBody,
     @Headers('idempotency-key') key: string | undefined,
     @Headers('accept') accept: string | undefined,
     @Res() res: ServerResponse,
   ): Promise<void> {
-    const gone = new AbortController();
-    // A client that goes away cancels its turn (API-18): no orphaned model call or sandbox run.
-    res.on('close', () => {
-      if (!res.writableFinished) gone.abort(new DOMException('the client disconnected', 'AbortError'));
-    });
     const requestId = key ? derivedId('turn', key) : undefined;
-    if (!accept?.includes('text/event-stream')) {
-      const result = await this.commands.execute(new SendMessageCommand(id, body.text ?? '', requestId, undefined, gone.signal, body.attachments));
-      const session = await this.queries.execute(new GetSessionQuery(id));
-      sendJson(res, 200, { ...result, session } satisfies TurnAnswer);
-      return;
-    }
-    const sse = new SseWriter(res);
-    try {
-      const result = await this.commands.execute(new SendMessageCommand(id, body.text ?? '', requestId, (update) => sse.send(update.type, update), gone.signal, body.attachments));
-      sse.send('done', result);
-    } catch (error) {
-      if (!sse.isOpen) throw error; // nothing streamed yet: answer with the error's status
-      // The exception filter never sees this one: log a server fault here, as it would.
-      const problem = toProblem(error);
-      logServerFault(this.logger, error, problem);
-      sse.send('error', problem);
-    } finally {
-      if (sse.isOpen) sse.end();
-    }
+    return respondWithTurn({
+      res,
+      accept,
+      logger: this.logger,
+      run: (observer, signal) => this.commands.execute(new SendMessageCommand(id, body.text ?? '', requestId, observer, signal, body.attachments)),
+      session: () => this.queries.execute(new GetSessionQuery(id)),
+    });
   }
 
   @Post(':id/retry')
@@ -262,11 +243,6 @@ export class SessionsController {
   unloadGroup(@Param('id') id: string, @Param('groupName') groupName: string, @Headers('idempotency-key') key?: string, @Headers('if-match') ifMatch?: string) {
     return this.commands.execute(new UnloadToolGroupCommand(id, groupName, key, revisionFromIfMatch(ifMatch)));
   }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
 }
 
 /** Ids derived from the Idempotency-Key, so a retried request carries the same data as the first. */

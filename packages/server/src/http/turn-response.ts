@@ -16,7 +16,7 @@ export interface TurnResponse {
 }
 
 /**
- * Answers a command that runs a turn (retry, edit) the way SendMessage does: JSON `{...result,
+ * Answers every command that runs a turn (SendMessage, retry, edit) the same way: JSON `{...result,
  * session}`, or with Accept: text/event-stream the turn's updates as SSE, then `done` (or
  * `error`). Errors before the first event keep their HTTP status; a client that goes away
  * cancels its turn (API-18).
