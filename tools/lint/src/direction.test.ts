@@ -76,6 +76,18 @@ const CASES: readonly [string, string, string, 'rejects' | 'accepts'][] = [
     'rejects',
   ],
   [
+    'an adapter package (event-store-postgres) importing another adapter',
+    'packages/event-store-postgres/src/lint-probe.ts',
+    "import { SqliteEventStore } from '@oneclaw/event-store-sqlite';\nexport const x = SqliteEventStore;\n",
+    'rejects',
+  ],
+  [
+    'an adapter package (event-store-postgres) importing core and its testing entry',
+    'packages/event-store-postgres/src/lint-probe.test.ts',
+    "import { OneClawError } from '@oneclaw/core';\nimport { describeEventStoreContract } from '@oneclaw/core/testing';\nexport const x = [OneClawError, describeEventStoreContract];\n",
+    'accepts',
+  ],
+  [
     'api-contract importing core at run time',
     'packages/api-contract/src/lint-probe.ts',
     "import { OneClawError } from '@oneclaw/core';\nexport const x = OneClawError;\n",
