@@ -47,20 +47,20 @@ export function describeTarget(url: string): string {
   }
 }
 
-/** Checks the URL before the driver sees it: a driver error could quote it, password and all. */
+/**
+ * Checks the URL before the driver sees it: a driver error could quote it, password and all. The
+ * message quotes nothing of it either: a malformed URL cannot be redacted reliably.
+ */
 export function checkPostgresUrl(url: string): void {
-  let parsed: URL;
+  let protocol: string | undefined;
   try {
-    parsed = new URL(url);
+    protocol = new URL(url).protocol;
   } catch {
-    throw new PostgresConfigError(
-      `The PostgreSQL URL '${redactPostgresUrl(url)}' (ONECLAW_POSTGRES_URL) is not a URL. Use postgres://user:password@host:5432/database (percent-encode special characters in the password).`,
-    );
+    protocol = undefined;
   }
-  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
     throw new PostgresConfigError(
-      `The PostgreSQL URL '${redactPostgresUrl(url)}' (ONECLAW_POSTGRES_URL) starts with '${parsed.protocol}//': use postgres://user:password@host:5432/database.`,
-      { protocol: parsed.protocol },
+      `The PostgreSQL URL (ONECLAW_POSTGRES_URL) is not a postgres:// URL. Use postgres://user:password@host:5432/database, and percent-encode special characters in the password.`,
     );
   }
 }

@@ -23,7 +23,7 @@ import {
   type StreamState,
 } from '@oneclaw/core';
 import { PostgresConfigError, checkPostgresUrl, describeTarget, toStoreError } from './postgres-errors';
-import { SCHEMA_VERSION, migrate, quoteSchema } from './postgres-migrations';
+import { migrate, quoteSchema } from './postgres-migrations';
 
 export interface PostgresEventStoreOptions extends Partial<EventStoreLimits> {
   /**
@@ -124,6 +124,9 @@ export class PostgresEventStore implements EventStore {
     // listener that would crash the process. The pool drops the connection and opens a new one
     // on the next call, which is where the caller learns about an outage.
     pool.on('error', () => undefined);
+    // The same for a connection in use: between two statements of an append it has no query to
+    // reject, so it emits 'error' on the client instead; the next statement then fails (typed).
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const store = new PostgresEventStore(pool, target, schema, poolSize, secrets, options);
     try {
       await store.withClient((client) => migrate(client, schema, target));
