@@ -5,7 +5,7 @@ import { installProcessHandlers } from './logging/process-handlers';
 import { ensureDataDir } from './persistence/data-dir';
 import { loadOrCreateApiToken } from './security/api-token';
 import { SecretRedactor } from './security/secret-redactor';
-import { loadServerConfig, secretsOf } from './server-config';
+import { loadServerConfig, secretsOf, storeName } from './server-config';
 
 let logger: Logger | undefined;
 
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   await app.listen(config.port, config.host);
   const url = (await app.getUrl()).replace('[::1]', 'localhost');
   // Printed for people and scripts alike: the address actually bound (PORT=0 picks a free port).
-  console.log(`OneClaw server listening on ${url} (data: ${config.dataDir}, store: ${config.kurrentDbConnectionString ? 'KurrentDB' : 'SQLite'})`);
+  console.log(`OneClaw server listening on ${url} (data: ${config.dataDir}, store: ${storeName(config)})`);
   if (token.created) {
     // Shown once, on the start that created it; it stays in the data directory's api-token file.
     // Printed, never logged: the console is the user's terminal, the log may be shipped elsewhere.

@@ -47,6 +47,11 @@ export interface ServerConfig {
   readonly apiToken?: string;
   /** Use KurrentDB instead of the embedded SQLite store. */
   readonly kurrentDbConnectionString?: string;
+  /**
+   * Use PostgreSQL instead of the embedded SQLite store (ONECLAW_POSTGRES_URL,
+   * `postgres://user:password@host:5432/database`), for several replicas on one database.
+   */
+  readonly postgres?: PostgresConfig;
   /** The default agent's model; undefined when no provider is configured (turns then fail with a clear error). */
   readonly provider?: ProviderConfig;
   /** Requests per minute per client on the API. */
@@ -88,6 +93,14 @@ export interface ServerConfig {
   readonly attachmentsDir: string;
   /** Largest attachment accepted (ONECLAW_ATTACHMENT_MAX_BYTES, default 20 MB). */
   readonly attachmentMaxBytes: number;
+}
+
+export interface PostgresConfig {
+  readonly url: string;
+  /** Connections each replica keeps open at most (ONECLAW_POSTGRES_POOL_SIZE, default 10). */
+  readonly poolSize: number;
+  /** The schema holding the store's tables (ONECLAW_POSTGRES_SCHEMA, default `oneclaw`). */
+  readonly schema: string;
 }
 
 export class ConfigError extends OneClawError {
@@ -132,6 +145,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     turnSilenceLimitMs: intFrom(env, 'ONECLAW_TURN_SILENCE_MINUTES', 30, 1, 7 * 24 * 60) * 60_000,
     ...optional('apiToken', text(env.ONECLAW_API_TOKEN)),
     ...optional('kurrentDbConnectionString', text(env.ONECLAW_KURRENTDB_CONNECTION_STRING)),
+    ...optional('postgres', postgresFrom(env)),
     ...optional('provider', providerFrom(env)),
     rateLimitPerMinute: intFrom(env, 'ONECLAW_RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     trustProxy: flag(env, 'ONECLAW_TRUST_PROXY'),
@@ -155,6 +169,27 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     attachmentsDir: path.resolve(text(env.ONECLAW_ATTACHMENTS_DIR) ?? path.join(dataDir, 'attachments')),
     attachmentMaxBytes: intFrom(env, 'ONECLAW_ATTACHMENT_MAX_BYTES', 20 * 1024 * 1024, 1024, 64 * 1024 * 1024),
   };
+}
+
+/** ONECLAW_POSTGRES_*; refuses a second shared store, since the server writes to exactly one. */
+function postgresFrom(env: NodeJS.ProcessEnv): PostgresConfig | undefined {
+  const url = text(env.ONECLAW_POSTGRES_URL);
+  if (url === undefined) return undefined;
+  if (text(env.ONECLAW_KURRENTDB_CONNECTION_STRING) !== undefined) {
+    throw new ConfigError(
+      'Both ONECLAW_POSTGRES_URL and ONECLAW_KURRENTDB_CONNECTION_STRING are set, but the server keeps its events in one store: unset the one you do not use (docs/scale-out.md).',
+    );
+  }
+  const schema = text(env.ONECLAW_POSTGRES_SCHEMA) ?? 'oneclaw';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError(`ONECLAW_POSTGRES_SCHEMA=${schema} is not valid: use lower-case letters, digits and '_', starting with a letter or '_'.`);
+  }
+  return { url, poolSize: intFrom(env, 'ONECLAW_POSTGRES_POOL_SIZE', 10, 1, 1000), schema };
+}
+
+/** The store the config names, for start-up lines and messages (never its connection string). */
+export function storeName(config: Pick<ServerConfig, 'kurrentDbConnectionString' | 'postgres'>): 'PostgreSQL' | 'KurrentDB' | 'SQLite' {
+  return config.postgres ? 'PostgreSQL' : config.kurrentDbConnectionString ? 'KurrentDB' : 'SQLite';
 }
 
 /** ONECLAW_TIMEZONE, checked against the zones this Node knows; the system zone when unset. */
@@ -219,7 +254,21 @@ export function secretsOf(config: ServerConfig): string[] {
     config.provider?.apiKey,
     ...(google?.kind === 'access_token' ? [google.accessToken] : google ? [google.clientSecret, google.refreshToken] : []),
     ...Object.values(config.toolEnv),
+    ...urlSecrets(config.postgres?.url),
   ].filter((s): s is string => typeof s === 'string' && s.length > 0);
+}
+
+/** A connection URL and its password (raw and decoded): a driver message may quote either. */
+export function urlSecrets(url: string | undefined): string[] {
+  if (!url) return [];
+  const out = [url];
+  try {
+    const password = new URL(url).password;
+    if (password) out.push(password, decodeURIComponent(password));
+  } catch {
+    // Not a URL: the whole string is redacted.
+  }
+  return out;
 }
 
 function readCa(file: string): string {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAuditTrail, sessionStreamId, type EventStore } from '@oneclaw/core';
 import { formatAuditTrail } from '../audit/format-audit-trail';
-import { loadServerConfig, secretsOf, type ServerConfig } from '../server-config';
+import { loadServerConfig, secretsOf, urlSecrets, type ServerConfig } from '../server-config';
 
 /** Where the CLI writes; process streams in real use, buffers in tests. */
 export interface CliIo {
@@ -29,7 +29,8 @@ Commands:
   help, --help                   show this text
 
 The store is the SQLite file events.db in ONECLAW_DATA_DIR (default ./data), or
-KurrentDB when ONECLAW_KURRENTDB_CONNECTION_STRING is set.
+PostgreSQL when ONECLAW_POSTGRES_URL is set, or KurrentDB when
+ONECLAW_KURRENTDB_CONNECTION_STRING is set.
 
 Exit codes: 0 done, 1 failure, 2 no such session, 64 bad usage, 78 bad configuration.
 `;
@@ -92,7 +93,7 @@ async function replayCommand(args: readonly string[], io: CliIo, env: NodeJS.Pro
   const where = storeDescription(config);
   let store: EventStore;
   try {
-    // Loaded here, not at the top: help and usage errors should not load the store clients (gRPC for KurrentDB).
+    // Loaded here, not at the top: help and usage errors should not load the store clients (gRPC for KurrentDB, pg).
     const { openEventStore } = require('../persistence/open-event-store') as typeof import('../persistence/open-event-store');
     store = await openEventStore(config);
   } catch (error) {
@@ -119,6 +120,7 @@ async function replayCommand(args: readonly string[], io: CliIo, env: NodeJS.Pro
 
 /** Names the store without its connection string, which may hold a password. */
 function storeDescription(config: ServerConfig): string {
+  if (config.postgres) return 'the PostgreSQL store (ONECLAW_POSTGRES_URL)';
   return config.kurrentDbConnectionString ? 'the KurrentDB store (ONECLAW_KURRENTDB_CONNECTION_STRING)' : `the SQLite store ${path.join(config.dataDir, 'events.db')}`;
 }
 
@@ -126,22 +128,10 @@ function storeDescription(config: ServerConfig): string {
 function safeMessage(error: unknown, config: ServerConfig): string {
   const e = error as { code?: unknown; message?: unknown };
   let message = typeof e?.message === 'string' ? e.message : String(error);
-  const secrets = [...secretsOf(config), ...connectionSecrets(config.kurrentDbConnectionString)].filter((s) => s.length > 0);
+  // secretsOf covers the PostgreSQL URL; the KurrentDB string is added here, as before.
+  const secrets = [...secretsOf(config), ...urlSecrets(config.kurrentDbConnectionString)].filter((s) => s.length > 0);
   for (const secret of secrets.sort((a, b) => b.length - a.length)) message = message.split(secret).join('***');
   return typeof e?.code === 'string' ? `[${e.code}] ${message}` : message;
-}
-
-/** The connection string and its password: a driver may quote either, whole or as part of a URL. */
-function connectionSecrets(connectionString: string | undefined): string[] {
-  if (!connectionString) return [];
-  const out = [connectionString];
-  try {
-    const password = new URL(connectionString).password;
-    if (password) out.push(password, decodeURIComponent(password));
-  } catch {
-    // Not a URL (a bare host list): the whole string is redacted above.
-  }
-  return out;
 }
 
 function usageError(io: CliIo, problem: string): number {

@@ -8,6 +8,11 @@ const PAGE = 1000;
  * reader at a time (concurrent callers share the same read). Reads restart at the last position
  * (inclusive) and skip it, because KurrentDB positions are log offsets: `last + 1` would land
  * inside a record.
+ *
+ * Remembering only the last position is correct because every store makes positions visible in
+ * order: an event never appears below a position a reader has already seen. SQLite has one
+ * writer, KurrentDB a log; PostgreSQL serializes appends on a lock row (ADR 0014), because
+ * sequence values alone can commit out of order.
  */
 export class GlobalFollower {
   private lastPosition = -1;

@@ -30,6 +30,11 @@ export class ServerProcess {
     throw new Error(`server did not start:\n${this.output.slice(-2000)}`);
   }
 
+  /** Everything the process printed so far (stdout and stderr). */
+  logText(): string {
+    return this.output;
+  }
+
   /** SIGKILL, and wait until the process is gone. */
   async kill(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');

@@ -1,0 +1,111 @@
+import { afterEach, expect, it } from '@jest/globals';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RecordedEvent } from '@oneclaw/core';
+import { describeWithPostgres } from '@oneclaw/event-store-postgres/testing';
+import { fakeReply, startFakeModelServer, type FakeModelServer } from '@oneclaw/model-providers/testing';
+import { callServer, ServerProcessGroup } from '../testing/server-process';
+
+// Real server processes (main.ts from source) on a real PostgreSQL (a throwaway cluster of this
+// file's own, Debian's binaries), with a FAKE Anthropic model. Each start compiles the server
+// (swc): the timeouts allow for it.
+const TOKEN = 'postgres-e2e-token-0123456789';
+const KEY = 'sk-ant-postgres-e2e-key-000';
+
+describeWithPostgres('a server process on PostgreSQL (ONECLAW_POSTGRES_URL, FAKE Anthropic model)', (cluster) => {
+  const servers = new ServerProcessGroup();
+  afterEach(() => servers.killAll());
+
+  async function setUp() {
+    const fake: FakeModelServer = await startFakeModelServer('anthropic', { apiKey: KEY });
+    servers.also(() => fake.close());
+    const databaseUrl = await cluster().createDatabase();
+    const start = async (replicaId: string, more: Record<string, string> = {}) => {
+      // A data directory per process: with PostgreSQL it holds no events, so a new one proves it.
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-pg-e2e-'));
+      servers.also(() => rmSync(dataDir, { recursive: true, force: true }));
+      const env = {
+        ONECLAW_DATA_DIR: dataDir,
+        PORT: '0',
+        ONECLAW_API_TOKEN: TOKEN,
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: fake.url,
+        ONECLAW_LOG: 'warn',
+        ONECLAW_REPLICA_ID: replicaId,
+        ONECLAW_POSTGRES_URL: databaseUrl,
+        ...more,
+      };
+      const server = servers.start(env);
+      return { server, dataDir, url: await server.url() };
+    };
+    const api = (url: string, method: string, route: string, body?: unknown) => callServer(url, TOKEN, method, route, body);
+    return { fake, start, api, databaseUrl };
+  }
+
+  it('PG-20 a turn that loads a tool group is stored in PostgreSQL; a restarted server (new process, new data dir) shows the session, its group and messages, lists it, and runs the next turn', async () => {
+    const { fake, start, api } = await setUp();
+    const first = await start('replica-a');
+    expect(first.server.logText()).toContain('store: PostgreSQL');
+    await api(first.url, 'POST', '/api/sessions', { sessionId: 'pg-1' });
+    fake.enqueue(fakeReply.toolCall('load_tool_group', { group_name: 'config' }), fakeReply.text('The config tools are loaded.'));
+    const turn = await api(first.url, 'POST', '/api/sessions/pg-1/messages', { text: 'load the config tools' });
+    expect(turn).toMatchObject({ reason: 'completed', reply: 'The config tools are loaded.' });
+    expect(await api(first.url, 'GET', '/api/sessions/pg-1')).toMatchObject({ loadedGroups: ['config'] });
+    expect(existsSync(path.join(first.dataDir, 'events.db'))).toBe(false);
+    await first.server.kill();
+
+    const second = await start('replica-a');
+    const view = await api(second.url, 'GET', '/api/sessions/pg-1');
+    expect(view).toMatchObject({ sessionId: 'pg-1', loadedGroups: ['config'], turnInProgress: false });
+    expect(view.messages.map((m: { role: string }) => m.role)).toEqual(expect.arrayContaining(['user', 'assistant']));
+    const listed = (await api(second.url, 'GET', '/api/sessions')).sessions as { sessionId: string }[];
+    expect(listed.map((s) => s.sessionId)).toContain('pg-1');
+
+    fake.enqueue(fakeReply.text('Still here.'));
+    expect(await api(second.url, 'POST', '/api/sessions/pg-1/messages', { text: 'still there?' })).toMatchObject({ reason: 'completed', reply: 'Still here.' });
+    const events = (await api(second.url, 'GET', '/api/sessions/pg-1/events')).events as RecordedEvent[];
+    expect(events.map((e) => e.revision)).toEqual(events.map((_, i) => i));
+    expect(events.filter((e) => e.type === 'ToolGroupLoaded')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'TurnFinished')).toHaveLength(2);
+    // The last turn saw the loaded group's tools: the group survived the restart in the store.
+    const lastRequest = fake.requests.at(-1)?.body as { tools?: { name: string }[] };
+    expect(lastRequest.tools?.map((t) => t.name)).toEqual(expect.arrayContaining(['create_provider']));
+  }, 180_000);
+
+  it('PG-21 two server processes on one database: a session written through one is read, listed and continued through the other', async () => {
+    const { fake, start, api } = await setUp();
+    const [a, b] = await Promise.all([start('replica-a'), start('replica-b')]);
+    await api(a.url, 'POST', '/api/sessions', { sessionId: 'shared' });
+    fake.enqueue(fakeReply.text('Hello from A.'));
+    expect(await api(a.url, 'POST', '/api/sessions/shared/messages', { text: 'hi A' })).toMatchObject({ reason: 'completed' });
+    const listed = (await api(b.url, 'GET', '/api/sessions')).sessions as { sessionId: string }[];
+    expect(listed.map((s) => s.sessionId)).toContain('shared');
+    fake.enqueue(fakeReply.text('Hello from B.'));
+    expect(await api(b.url, 'POST', '/api/sessions/shared/messages', { text: 'hi B' })).toMatchObject({ reason: 'completed', reply: 'Hello from B.' });
+    const events = (await api(a.url, 'GET', '/api/sessions/shared/events')).events as RecordedEvent[];
+    expect(events.filter((e) => e.type === 'TurnFinished')).toHaveLength(2);
+    expect(events.map((e) => e.revision)).toEqual(events.map((_, i) => i));
+  }, 180_000);
+
+  it('PG-22 a wrong password stops the start with storage_unavailable / auth_failed, and the password is in no output', async () => {
+    const { start, databaseUrl } = await setUp();
+    const wrong = new URL(databaseUrl);
+    wrong.password = 'Wr0ng-e2e-pa55word';
+    const failed = start('replica-x', { ONECLAW_POSTGRES_URL: wrong.toString(), ONECLAW_LOG: 'info' });
+    await expect(failed).rejects.toThrow('server did not start');
+    const output = ((await failed.catch((e: Error) => e)) as Error).message;
+    expect(output).toContain('auth_failed');
+    expect(output).not.toContain('Wr0ng-e2e-pa55word');
+    expect(output).not.toContain(cluster().password);
+  }, 120_000);
+
+  it('PG-22 ONECLAW_POSTGRES_URL together with ONECLAW_KURRENTDB_CONNECTION_STRING stops the start with invalid_config', async () => {
+    const { start } = await setUp();
+    const failed = start('replica-x', { ONECLAW_KURRENTDB_CONNECTION_STRING: 'kurrentdb://127.0.0.1:2113?tls=false' });
+    const output = ((await failed.catch((e: Error) => e)) as Error).message;
+    expect(output).toContain('[invalid_config]');
+    expect(output).toContain('Both ONECLAW_POSTGRES_URL and ONECLAW_KURRENTDB_CONNECTION_STRING are set');
+    expect(output).not.toContain(cluster().password);
+  }, 120_000);
+});
