@@ -62,7 +62,8 @@ interface EventRow {
   readonly data: string;
   readonly metadata: string;
 }
-type IdMatchRow = Pick<EventRow, 'position' | 'revision' | 'type' | 'data'> & { readonly event_id: string };
+/** A stored row under one of the batch's ids, or (event_id null) the stream's last revision, null for no stream. */
+type IdMatchRow = { readonly event_id: string | null; readonly position: string; readonly revision: string | null; readonly type: string; readonly data: string };
 
 /**
  * The `EventStore` port on PostgreSQL (`pg`), for several server replicas on one database. It
@@ -214,8 +215,10 @@ export class PostgresEventStore implements EventStore {
     const lastPosition = Number(locked.rows[0]?.last_position);
 
     const ids = prepared.map((e) => e.eventId);
-    const { rows } = await client.query<IdMatchRow>(this.sql.byEventIds, [streamId, ids]);
-    const byId = new Map(rows.map((row) => [row.event_id, row]));
+    // One round trip while holding the lock: the rows stored under the batch's ids, and one
+    // more row (event_id NULL) with the stream's last revision.
+    const { rows } = await client.query<IdMatchRow>(this.sql.idsAndLastRevision, [streamId, ids]);
+    const byId = new Map(rows.flatMap((row) => (row.event_id === null ? [] : [[row.event_id, row] as const])));
     const found = prepared.map((event): StoredEventMatch | undefined => {
       const row = byId.get(event.eventId);
       // The fingerprint is recomputed rather than stored: retries are rare, disk is not free.
@@ -224,7 +227,8 @@ export class PostgresEventStore implements EventStore {
     const retry = resolveRetry(streamId, prepared, found);
     if (retry.kind === 'duplicate') return retry.result;
 
-    const actual = await this.currentState(client, streamId);
+    const lastRevision = rows.find((row) => row.event_id === null)?.revision;
+    const actual: StreamState = lastRevision === null || lastRevision === undefined ? 'no_stream' : Number(lastRevision);
     if (!revisionMatches(expected, actual)) throw new StreamRevisionConflictError(streamId, expected, actual);
 
     const first = actual === 'no_stream' ? 0 : actual + 1;
@@ -233,7 +237,7 @@ export class PostgresEventStore implements EventStore {
     return { nextExpectedRevision: first + prepared.length - 1, position: last };
   }
 
-  private async currentState(client: pg.Pool | pg.PoolClient, streamId: string): Promise<StreamState> {
+  private async currentState(client: pg.Pool, streamId: string): Promise<StreamState> {
     const { rows } = await client.query<{ revision: string | null }>(this.sql.lastRevision, [streamId]);
     const revision = rows[0]?.revision;
     return revision === null || revision === undefined ? 'no_stream' : Number(revision);
@@ -273,7 +277,9 @@ function statements(q: string) {
   const columns = 'position, stream_id, revision, type, data, metadata';
   return {
     lockPositions: `SELECT last_position FROM ${q}.event_positions FOR UPDATE`,
-    byEventIds: `SELECT event_id, position, revision, type, data FROM ${q}.events WHERE stream_id = $1 AND event_id = ANY($2::text[])`,
+    idsAndLastRevision: `SELECT event_id, position, revision, type, data FROM ${q}.events WHERE stream_id = $1 AND event_id = ANY($2::text[])
+                         UNION ALL
+                         SELECT NULL, NULL, max(revision), NULL, NULL FROM ${q}.events WHERE stream_id = $1`,
     lastRevision: `SELECT max(revision) AS revision FROM ${q}.events WHERE stream_id = $1`,
     // One statement for the batch and the counter: positions last+1.., revisions first...
     insert: `WITH batch AS (
