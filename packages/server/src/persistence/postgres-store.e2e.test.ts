@@ -88,6 +88,33 @@ describeWithPostgres('a server process on PostgreSQL (ONECLAW_POSTGRES_URL, FAKE
     expect(events.map((e) => e.revision)).toEqual(events.map((_, i) => i));
   }, 180_000);
 
+  it('PG-23 PostgreSQL stopped under a running server: requests answer 503 storage_unavailable and the server stays up; once PostgreSQL is back the same process serves again; the password is in no output', async () => {
+    const { fake, start } = await setUp();
+    const a = await start('replica-a');
+    const raw = (method: string, route: string, body?: unknown) =>
+      fetch(a.url + route, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    expect((await raw('POST', '/api/sessions', { sessionId: 'outage' })).status).toBe(201);
+    await cluster().stop();
+    try {
+      const down = await raw('GET', '/api/sessions/outage/events');
+      expect(down.status).toBe(503);
+      expect(await down.json()).toMatchObject({ code: 'storage_unavailable' });
+      expect((await raw('POST', '/api/sessions/outage/messages', { text: 'are you there?' })).status).toBe(503);
+      expect(a.server.child.exitCode).toBeNull();
+    } finally {
+      await cluster().restart();
+    }
+    fake.enqueue(fakeReply.text('Back again.'));
+    const turn = await raw('POST', '/api/sessions/outage/messages', { text: 'and now?' });
+    expect(await turn.json()).toMatchObject({ reason: 'completed', reply: 'Back again.' });
+    expect(a.server.logText()).toContain('storage_unavailable');
+    expect(a.server.logText()).not.toContain(cluster().password);
+  }, 180_000);
+
   it('PG-22 a wrong password stops the start with storage_unavailable / auth_failed, and the password is in no output', async () => {
     const { start, databaseUrl } = await setUp();
     const wrong = new URL(databaseUrl);
