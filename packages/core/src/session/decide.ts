@@ -66,6 +66,12 @@ export function decideSession(command: SessionCommand, state: SessionState, ctx:
         requireText('host.processId', command.host.processId);
       }
       for (const attachment of command.attachments ?? []) requireAttachment(attachment);
+      // A new message while another turn is open is refused here, on the state the append is
+      // decided on, not only by the server's check before the turn: two replicas that both saw
+      // no open turn would otherwise both append (the loser's conflict retry re-decides on fresh
+      // state and lands here) and run two interleaved turns in one session (issue 18, PG-31).
+      // Only for a message that opens a tracked turn (the server always gives its turn id).
+      if (command.turnId !== undefined && state.openTurn !== null && state.openTurn.turnId !== command.turnId) throw sessionErrors.turnInProgress(state.openTurn.turnId);
       return [
         {
           type: 'MessageSent',

@@ -30,6 +30,13 @@ describe('open turns in the session state', () => {
     expect(s.state().openTurn).toBeNull();
   });
 
+  it('a message opening a new turn while another is open is refused with turn_in_progress (two replicas racing: the loser re-decides on fresh state); its own turn id again is not', () => {
+    const s = sessionScenario(catalogue).given(start, userOpens('t1'));
+    expect(() => s.record(userOpens('t2'))).toThrow(expect.objectContaining({ code: 'turn_in_progress', details: { turnId: 't1' } }));
+    s.given(finished);
+    expect(s.record(userOpens('t2')).map((e) => e.type)).toEqual(['MessageSent']);
+  });
+
   it('a user message recorded before turns were tracked opens a turn named by its correlation id, with no host', () => {
     const s = sessionScenario(catalogue).given(start, { type: 'RecordUserMessage', messageId: 'm1', text: 'hi' });
     const [started, user] = s.history();

@@ -87,12 +87,17 @@ describeWithPostgres('three replicas on one PostgreSQL database (FAKE OpenAI mod
     const ids = sessionIds('contended', 10);
     await createSessions(replicas, ids);
     // The FAKE model holds every "HOLD" message, so the first turn stays open while the second arrives.
+    const answered = new Set<string>();
     const pairs = ids.map((sessionId, s) => {
       const [a, b] = [s % REPLICAS, (s + 1) % REPLICAS];
-      return Promise.all([sendTurn(replicas, a, sessionId, 'HOLD: first'), sendTurn(replicas, b, sessionId, 'HOLD: second')]);
+      const send = (i: number, text: string) => sendTurn(replicas, i, sessionId, text).then((o) => (answered.add(sessionId), o));
+      return Promise.all([send(a, 'HOLD: first'), send(b, 'HOLD: second')]);
     });
-    // Every session has exactly one turn at the model; the refused requests have answered already.
-    await replicas.model.held(ids.length);
+    // Each session: one answer already (the refusal) while its other turn is held at the model.
+    // Were both turns let in, no answer would come for that session and this gives up.
+    await waitFor('one refusal per session, with one turn per session held at the model', async () =>
+      answered.size === ids.length && replicas.model.heldCount() === ids.length ? true : undefined,
+    );
     replicas.model.release();
     const results = await Promise.all(pairs);
     for (const pair of results) {

@@ -17,8 +17,8 @@ export interface ReplicaModel {
   readonly url: string;
   /** Requests answered so far. */
   replies(): number;
-  /** Resolves once `count` requests are being held. */
-  held(count?: number): Promise<void>;
+  /** Requests being held now. */
+  heldCount(): number;
   /** Lets every request held now go. */
   release(): void;
   close(): Promise<void>;
@@ -29,15 +29,7 @@ export const REPLICA_MODEL_KEY = 'sk-replica-fake-model-key-0000';
 export async function startReplicaModel(): Promise<ReplicaModel> {
   let replies = 0;
   const holding: (() => void)[] = [];
-  const holdWaiters: { count: number; resolve: () => void }[] = [];
   const sockets = new Set<Socket>();
-
-  const notifyHeld = () => {
-    for (const waiter of holdWaiters.splice(0)) {
-      if (holding.length >= waiter.count) waiter.resolve();
-      else holdWaiters.push(waiter);
-    }
-  };
 
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -61,10 +53,7 @@ export async function startReplicaModel(): Promise<ReplicaModel> {
       return;
     }
     if (userText.includes('HOLD')) {
-      await new Promise<void>((resolve) => {
-        holding.push(resolve);
-        notifyHeld();
-      });
+      await new Promise<void>((resolve) => holding.push(resolve));
     }
     replies += 1;
     const plan = openAiWire.stream(reply, { requestNumber: replies, model: route.model, body });
@@ -87,11 +76,7 @@ export async function startReplicaModel(): Promise<ReplicaModel> {
   return {
     url: `http://127.0.0.1:${port}${openAiWire.basePath}`,
     replies: () => replies,
-    held: (count = 1) =>
-      new Promise<void>((resolve) => {
-        holdWaiters.push({ count, resolve });
-        notifyHeld();
-      }),
+    heldCount: () => holding.length,
     release() {
       for (const go of holding.splice(0)) go();
     },

@@ -14,6 +14,8 @@ export class ListToolGroupsHandler implements IQueryHandler<ListToolGroupsQuery>
   ) {}
 
   async execute(): Promise<ToolGroupsAnswer> {
+    // Caught up with other replicas' enablement changes first, as ListTools is (see there).
+    await this.config.repository.load().catch(() => undefined);
     const registry = this.tools.registry;
     const format = this.defaultFormat();
     // The agent loop's own path (active set, then the payload memo), so these match what ModelRequested records.

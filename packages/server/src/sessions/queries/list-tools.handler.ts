@@ -1,5 +1,6 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { ToolSourceView, ToolView } from '@oneclaw/api-contract';
+import { ConfigServices } from '../../config/config-services';
 import { ToolRuntime } from '../../tools/tool-runtime';
 import { ListToolsQuery } from './list-tools.query';
 
@@ -7,9 +8,17 @@ const BUILT_IN_FILE = 'built-in';
 
 @QueryHandler(ListToolsQuery)
 export class ListToolsHandler implements IQueryHandler<ListToolsQuery> {
-  constructor(private readonly tools: ToolRuntime) {}
+  constructor(
+    private readonly tools: ToolRuntime,
+    private readonly config: ConfigServices,
+  ) {}
 
   async execute(): Promise<readonly ToolSourceView[]> {
+    // The enabled flags come from the registry, which follows the config stream only when this
+    // replica reads it: catch up first, or a tool disabled through another replica stays shown
+    // as enabled here (found by the replica e2e test, PG-32). A store that cannot be read this
+    // moment leaves the cached flags: the settings screen must not fail for that.
+    await this.config.repository.load().catch(() => undefined);
     const registry = this.tools.registry;
     const viewOf = (name: string): ToolView => {
       const group = registry.groupOf(name);
