@@ -85,14 +85,14 @@ describeWithPostgres('kill -9 under load: a replica, then PostgreSQL (FAKE OpenA
     return streams;
   }
 
-  /** Waits until no session has an open turn, as replica `i` sees it. */
+  /** Waits until no session's stream has an open turn (a user message without its TurnFinished), as replica `i` reads it. */
   async function allTurnsClosed(replicas: ReplicaSet, i: number, ids: readonly string[]): Promise<void> {
     await waitFor(
-      `every turn closed (seen by replica ${i})`,
+      `every turn closed (read through replica ${i})`,
       async () => {
         for (const sessionId of ids) {
-          const view = await replicas.call(i, 'GET', `/api/sessions/${sessionId}`);
-          if (view.status !== 200 || view.body.turnInProgress !== false) return undefined;
+          const answer = await replicas.call(i, 'GET', `/api/sessions/${sessionId}/events`);
+          if (answer.status !== 200 || streamProblems(sessionId, answer.body.events as RecordedEvent[], []).length > 0) return undefined;
         }
         return true;
       },

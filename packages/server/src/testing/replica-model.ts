@@ -73,15 +73,16 @@ export async function startReplicaModel(): Promise<ReplicaModel> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const release = () => {
+    for (const go of holding.splice(0)) go();
+  };
   return {
     url: `http://127.0.0.1:${port}${openAiWire.basePath}`,
     replies: () => replies,
     heldCount: () => holding.length,
-    release() {
-      for (const go of holding.splice(0)) go();
-    },
+    release,
     close() {
-      this.release();
+      release();
       for (const socket of sockets) socket.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },

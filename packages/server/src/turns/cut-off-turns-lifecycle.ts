@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CutOffTurns } from './cut-off-turns';
 
 /**
@@ -7,10 +7,15 @@ import { CutOffTurns } from './cut-off-turns';
  * (which reconciles its runs from these sessions, then starts) and the HTTP server come after.
  */
 @Injectable()
-export class CutOffTurnsLifecycle implements OnModuleInit {
+export class CutOffTurnsLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(private readonly cutOffTurns: CutOffTurns) {}
 
   async onModuleInit(): Promise<void> {
     await this.cutOffTurns.closeAllCutOff();
+  }
+
+  /** No more retries of failed turns' ends once the app stops (the store closes). */
+  onApplicationShutdown(): void {
+    this.cutOffTurns.stop();
   }
 }

@@ -13,6 +13,10 @@ export interface CutOffTurnsDeps {
   readonly log?: (level: 'info' | 'warn', message: string) => void;
 }
 
+/** Pauses between attempts to close a failed turn while the store is down: from 0.5 s, doubling, up to 15 s. */
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 15_000;
+
 /** What `closeIfCutOff` found: the session as it is after it. */
 export interface CutOffCheck {
   readonly session: SessionSnapshot;
@@ -28,7 +32,60 @@ export interface CutOffCheck {
  * `judgeOpenTurn` says it was cut off (docs/events.md, "Cut-off turns").
  */
 export class CutOffTurns {
+  /** Sessions whose failed turn this process could not close yet (the store was down), see `closeLater`. */
+  private readonly pending = new Set<string>();
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs = FIRST_RETRY_MS;
+  private stopped = false;
+
   constructor(private readonly deps: CutOffTurnsDeps) {}
+
+  /**
+   * A turn of this process failed and its end could not be recorded (the store is unreachable):
+   * keep trying to close it, with a growing pause, until the store takes it. Waiting for the
+   * session's next turn is not enough with replicas: that turn may land on another replica,
+   * which must leave this replica's open turn alone until the silence limit (30 minutes by
+   * default) and answers 409 turn_in_progress meanwhile. Found by the replica e2e test (PG-35:
+   * kill -9 of PostgreSQL mid-turn). Only this process can tell the turn is not running.
+   */
+  closeLater(sessionId: string): void {
+    if (this.stopped) return;
+    this.pending.add(sessionId);
+    this.armRetry();
+  }
+
+  /** Stops retrying (shutdown); whatever is left is closed by the next start or the session's next turn. */
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.pending.clear();
+  }
+
+  private armRetry(): void {
+    if (this.retryTimer || this.stopped || this.pending.size === 0) return;
+    this.retryTimer = setTimeout(() => void this.retryPending(), this.retryDelayMs);
+    this.retryTimer.unref();
+  }
+
+  private async retryPending(): Promise<void> {
+    let storeDown = false;
+    for (const sessionId of [...this.pending]) {
+      try {
+        await this.closeIfCutOff(sessionId);
+        this.pending.delete(sessionId);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        // Still unreachable: try again later. Anything else (a turn of this session running now,
+        // which closes it itself; an archived session) ends the retries for it.
+        if (code === 'storage_unavailable') storeDown = true;
+        else this.pending.delete(sessionId);
+      }
+    }
+    this.retryTimer = undefined;
+    this.retryDelayMs = storeDown ? Math.min(this.retryDelayMs * 2, MAX_RETRY_MS) : FIRST_RETRY_MS;
+    this.armRetry();
+  }
 
   /**
    * Closes the session's open turn when it was cut off. Throws `turn_in_progress` when it is

@@ -160,7 +160,12 @@ export class TurnRunner {
       turns.end(request.sessionId, turnId);
       // A turn that threw (a store failure mid-turn) records its end now if the store lets it;
       // otherwise the next turn or the next start does.
-      if (failed) await this.deps.cutOffTurns.closeIfCutOff(request.sessionId).catch(() => undefined);
+      // If the store is down, this process keeps trying until it comes back (closeLater).
+      if (failed) {
+        await this.deps.cutOffTurns.closeIfCutOff(request.sessionId).catch((error: unknown) => {
+          if ((error as { code?: string }).code === 'storage_unavailable') this.deps.cutOffTurns.closeLater(request.sessionId);
+        });
+      }
     }
   }
 }
