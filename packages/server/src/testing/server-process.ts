@@ -4,7 +4,9 @@ import path from 'node:path';
 // The server runs as a real child process from the TypeScript source (swc require hook), so a
 // test can kill it with SIGKILL: nothing gets to run on the way out.
 const LOADER = path.resolve(__dirname, '../../../../scripts/register-typescript.js');
-const MAIN = path.resolve(__dirname, '../main.ts');
+// Compiled (dist/testing, as the benchmarks run it): the compiled dist/main.js, no loader.
+const FROM_SOURCE = __filename.endsWith('.ts');
+const MAIN_ARGS = FROM_SOURCE ? ['-r', LOADER, path.resolve(__dirname, '../main.ts')] : [path.resolve(__dirname, '../main.js')];
 
 /** A real server process (main.ts) with the given environment, its output captured. */
 export class ServerProcess {
@@ -13,7 +15,7 @@ export class ServerProcess {
   readonly exited: Promise<unknown>;
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['-r', LOADER, MAIN], { env: { ...process.env, ...env } });
+    this.child = spawn(process.execPath, MAIN_ARGS, { env: { ...process.env, ...env } });
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
     this.exited = new Promise((resolve) => this.child.on('close', resolve));
