@@ -125,7 +125,8 @@ describeWithPostgres('three replicas on one PostgreSQL database (FAKE OpenAI mod
       const sources = (await replicas.call(i, 'GET', '/api/tools')).body.sources as { tools: { name: string; enabled: boolean }[] }[];
       return sources.flatMap((s) => s.tools).find((t) => t.name === name)?.enabled;
     };
-    const groupEnabled = async (i: number, name: string) => ((await replicas.call(i, 'GET', '/api/tool-groups')).body.groups as { name: string; enabled: boolean }[]).find((g) => g.name === name)?.enabled;
+    const groupEnabled = async (i: number, name: string) =>
+      ((await replicas.call(i, 'GET', '/api/tool-groups')).body.groups as { name: string; enabled: boolean }[]).find((g) => g.name === name)?.enabled;
 
     const created = await replicas.call(0, 'POST', '/api/providers', { name: 'Replica Lab', kind: 'openai', apiBaseUrl: 'http://127.0.0.1:9/v1' });
     expect(created.status).toBe(201);
@@ -149,7 +150,9 @@ describeWithPostgres('three replicas on one PostgreSQL database (FAKE OpenAI mod
     expect((await replicas.call(2, 'PUT', '/api/tools/get_current_time/enabled', { enabled: true })).status).toBe(204);
     expect((await replicas.call(0, 'PUT', `/api/tool-groups/${group}/enabled`, { enabled: true })).status).toBe(204);
     for (let i = 0; i < REPLICAS; i++) {
-      await waitFor(`replica ${i} to see the re-enabling`, async () => ((await toolEnabled(i, 'get_current_time')) === true && (await groupEnabled(i, group)) === true ? true : undefined));
+      await waitFor(`replica ${i} to see the re-enabling`, async () =>
+        (await toolEnabled(i, 'get_current_time')) === true && (await groupEnabled(i, group)) === true ? true : undefined,
+      );
     }
   }, 300_000);
 
