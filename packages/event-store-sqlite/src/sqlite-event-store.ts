@@ -24,6 +24,7 @@ import {
   type StoredEventMatch,
   type StreamState,
 } from '@oneclaw/core';
+import { SNAPSHOTS_MIGRATION, SqliteSnapshotStore } from './sqlite-snapshot-store';
 
 export interface SqliteEventStoreOptions extends Partial<EventStoreLimits> {
   /** How long a writer waits for another process's write lock. Default 5000 (SQL-01). */
@@ -63,6 +64,7 @@ const MIGRATIONS: readonly string[] = [
      UNIQUE (stream_id, revision),
      UNIQUE (stream_id, event_id)
    ) STRICT;`,
+  SNAPSHOTS_MIGRATION,
 ];
 const SCHEMA_VERSION = MIGRATIONS.length;
 const EVENT_COLUMNS = ['position', 'stream_id', 'revision', 'event_id', 'type', 'data', 'metadata'];
@@ -178,6 +180,12 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return;
     this.closed = true;
     this.db.close();
+  }
+
+  /** Projection snapshots in this store's file, on its connection (sqlite-snapshot-store.ts). */
+  snapshotStore(): SqliteSnapshotStore {
+    this.assertOpen();
+    return new SqliteSnapshotStore(this.db, this.file, () => this.assertOpen());
   }
 
   connectionInfo(): SqliteConnectionInfo {
