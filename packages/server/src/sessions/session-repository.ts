@@ -9,6 +9,7 @@ import {
   sessionStreamId,
   recordCommand,
   type EventStore,
+  type ReadStreamOptions,
   type RecordedEvent,
   type SessionCommand,
   type SessionEvent,
@@ -138,9 +139,10 @@ export class SessionRepository {
     return { sessionId, state, revision, events };
   }
 
-  async events(sessionId: string): Promise<readonly RecordedEvent[]> {
+  /** The session's events (all, or the part `options` asks for). */
+  async events(sessionId: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]> {
     assertSessionId(sessionId);
-    return this.store.readStream(sessionStreamId(sessionId));
+    return this.store.readStream(sessionStreamId(sessionId), options);
   }
 
   private remember(snapshot: SessionSnapshot): SessionSnapshot {
