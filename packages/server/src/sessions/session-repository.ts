@@ -16,7 +16,6 @@ import {
   type SessionState,
   type ToolCatalogue,
 } from '@oneclaw/core';
-
 import type { SessionCheckpoints } from './session-checkpoints';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
