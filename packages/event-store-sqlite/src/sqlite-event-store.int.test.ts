@@ -82,7 +82,7 @@ describe('SqliteEventStore on a real file', () => {
     for (const options of [{}, {}, { busyTimeoutMs: 8000 }]) {
       const store = open(options);
       const info = store.connectionInfo();
-      expect(info).toMatchObject({ file, readonly: false, journalMode: 'wal', synchronous: 2, foreignKeys: true, schemaVersion: 1 });
+      expect(info).toMatchObject({ file, readonly: false, journalMode: 'wal', synchronous: 2, foreignKeys: true, schemaVersion: 2 });
       expect(info.busyTimeoutMs).toBe(options.busyTimeoutMs ?? 5000);
       await store.close();
     }
@@ -114,7 +114,7 @@ describe('SqliteEventStore on a real file', () => {
     expect(await second.append('session-A', [testEvent('a2')], { expectedRevision: 1 })).toEqual({ nextExpectedRevision: 2, position: 4 });
     await second.close();
     expect(schema()).toEqual(schemaBefore);
-    raw((db) => expect(db.pragma('user_version', { simple: true })).toBe(1));
+    raw((db) => expect(db.pragma('user_version', { simple: true })).toBe(2));
   });
 
   it('50 concurrent writers with the same expected revision: exactly 1 wins, 49 get stream_revision_conflict, the winning batch is whole', async () => {
@@ -261,10 +261,10 @@ describe('SqliteEventStore on a real file', () => {
     const store = open();
     await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
     await store.close();
-    raw((db) => db.pragma('user_version = 2'));
+    raw((db) => db.pragma('user_version = 3'));
     const hash = sha256(file);
     const error = openFailure(file);
-    expect(error).toMatchObject({ code: 'storage_corrupt', details: { schemaVersion: 2, supported: 1 } });
+    expect(error).toMatchObject({ code: 'storage_corrupt', details: { schemaVersion: 3, supported: 2 } });
     expect(error.message).toMatch(/newer than this build understands.*run a newer OneClaw/);
     expect(sha256(file)).toBe(hash);
   });
@@ -275,7 +275,7 @@ describe('SqliteEventStore on a real file', () => {
     await writer.close();
 
     const reader = open({ readonly: true });
-    expect(reader.connectionInfo()).toMatchObject({ readonly: true, journalMode: 'wal', schemaVersion: 1 });
+    expect(reader.connectionInfo()).toMatchObject({ readonly: true, journalMode: 'wal', schemaVersion: 2 });
     const error = await failure(reader.append('session-A', [testEvent('e3')], { expectedRevision: 1 }));
     expect(error).toBeInstanceOf(StorageUnavailableError);
     expect(error).toMatchObject({ details: { sqliteCode: 'SQLITE_READONLY' } });

@@ -24,6 +24,7 @@ import {
   type StoredEventMatch,
   type StreamState,
 } from '@oneclaw/core';
+import { SNAPSHOTS_MIGRATION, SqliteSnapshotStore } from './sqlite-snapshot-store';
 
 export interface SqliteEventStoreOptions extends Partial<EventStoreLimits> {
   /** How long a writer waits for another process's write lock. Default 5000 (SQL-01). */
@@ -63,6 +64,7 @@ const MIGRATIONS: readonly string[] = [
      UNIQUE (stream_id, revision),
      UNIQUE (stream_id, event_id)
    ) STRICT;`,
+  SNAPSHOTS_MIGRATION,
 ];
 const SCHEMA_VERSION = MIGRATIONS.length;
 const EVENT_COLUMNS = ['position', 'stream_id', 'revision', 'event_id', 'type', 'data', 'metadata'];
@@ -157,7 +159,15 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<readonly RecordedEvent[]> {
     this.assertOpen();
-    return this.read(() => this.statements.readStream.all(streamId, nonNegative(options.fromRevision), limitOf(options.maxCount)));
+    try {
+      // Raw rows (arrays) without the stream id, which the caller already has: about 40% less
+      // time per read of a long stream than one object per row (F4, docs/benchmarks.md).
+      return this.statements.readStream
+        .all(streamId, nonNegative(options.fromRevision), limitOf(options.maxCount))
+        .map(([position, revision, type, data, metadata]) => deserializeEvent({ streamId, revision, position, type, data, metadata }));
+    } catch (error) {
+      throw toStorageError(error, this.file, 'read');
+    }
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<readonly RecordedEvent[]> {
@@ -178,6 +188,12 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return;
     this.closed = true;
     this.db.close();
+  }
+
+  /** Projection snapshots in this store's file, on its connection (sqlite-snapshot-store.ts). */
+  snapshotStore(): SqliteSnapshotStore {
+    this.assertOpen();
+    return new SqliteSnapshotStore(this.db, this.file, () => this.assertOpen());
   }
 
   connectionInfo(): SqliteConnectionInfo {
@@ -240,7 +256,11 @@ function prepareStatements(db: Database.Database) {
     byEventId: db.prepare<[string, string], IdMatchRow>('SELECT position, revision, type, data FROM events WHERE stream_id = ? AND event_id = ?'),
     lastRevision: db.prepare<[string], number | null>('SELECT MAX(revision) FROM events WHERE stream_id = ?').pluck(),
     insert: db.prepare<[string, number, string, string, string, string]>('INSERT INTO events (stream_id, revision, event_id, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
-    readStream: db.prepare<[string, number, number], EventRow>(`SELECT ${columns} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`),
+    readStream: db
+      .prepare<[string, number, number], [number, number, string, string, string]>(
+        'SELECT position, revision, type, data, metadata FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+      )
+      .raw(),
     readAll: db.prepare<[number, number], EventRow>(`SELECT ${columns} FROM events WHERE position >= ? ORDER BY position LIMIT ?`),
   };
 }

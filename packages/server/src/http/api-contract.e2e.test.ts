@@ -148,7 +148,7 @@ describe('S1/S6: the HTTP answers have exactly the fields of @oneclaw/api-contra
     for (const summary of list.sessions) expectFields<SessionSummary>(summary, sessionSummary);
 
     const events = (await api('GET', '/api/sessions/contract-1/events')).body;
-    expectFields<SessionEvents>(events, { sessionId: 'required', events: 'required' });
+    expectFields<SessionEvents>(events, { sessionId: 'required', events: 'required', nextRevision: 'required' });
 
     const tools = (await api('GET', '/api/sessions/contract-1/tools')).body;
     expectFields<ActiveTools>(tools, { sessionId: 'required', revision: 'required', loadedGroups: 'required', tools: 'required' });

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { SessionsAnswer } from '@oneclaw/api-contract';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { SESSION_EVENTS_PAGE, type SessionsAnswer } from '@oneclaw/api-contract';
 import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { CancelTurnCommand } from '../sessions/commands/cancel-turn.command';
@@ -35,6 +35,7 @@ import {
   type SendMessageBody,
   type StartSessionBody,
 } from './body-schemas';
+import { eventsPageOf } from './events-page';
 import { revisionFromIfMatch } from './if-match';
 import { editMessageBody, retryTurnBody, type EditMessageBody, type RetryTurnBody } from './redo-body-schemas';
 import { respondWithTurn } from './turn-response';
@@ -102,9 +103,12 @@ export class SessionsController {
   }
 
   @Get(':id/events')
-  @ApiOperation({ summary: 'GetSessionEvents: the raw event stream' })
-  events(@Param('id') id: string) {
-    return this.queries.execute(new GetSessionEventsQuery(id));
+  @ApiOperation({ summary: 'GetSessionEvents: one page of the raw event stream; nextRevision is the fromRevision of the next page (null at the end)' })
+  @ApiQuery({ name: 'fromRevision', required: false, description: 'First revision to return (default 0).' })
+  @ApiQuery({ name: 'limit', required: false, description: `Events per page, 1 to ${SESSION_EVENTS_PAGE.maxLimit} (default ${SESSION_EVENTS_PAGE.defaultLimit}).` })
+  events(@Param('id') id: string, @Query('fromRevision') fromRevision: unknown, @Query('limit') limit: unknown) {
+    const page = eventsPageOf(fromRevision, limit);
+    return this.queries.execute(new GetSessionEventsQuery(id, page.fromRevision, page.limit));
   }
 
   @Get(':id/tools')

@@ -9,12 +9,14 @@ import {
   sessionStreamId,
   recordCommand,
   type EventStore,
+  type ReadStreamOptions,
   type RecordedEvent,
   type SessionCommand,
   type SessionEvent,
   type SessionState,
   type ToolCatalogue,
 } from '@oneclaw/core';
+import type { SessionCheckpoints } from './session-checkpoints';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -56,11 +58,18 @@ export class SessionRepository {
     private readonly store: EventStore,
     private readonly catalogue: ToolCatalogue,
     private readonly now: () => Date = () => new Date(),
+    /** Snapshots for cold loads (F4); without them a cold load replays the whole stream (KurrentDB, PostgreSQL, tests). */
+    private readonly checkpoints?: SessionCheckpoints,
   ) {}
 
   /** The session now (started or not). */
   async load(sessionId: string): Promise<SessionSnapshot> {
     assertSessionId(sessionId);
+    if (this.checkpoints && !this.cache.has(sessionId)) {
+      const loaded = await this.checkpoints.load(sessionId);
+      const snapshot = { sessionId, state: loaded.state, revision: loaded.revision };
+      return loaded.revision === 'no_stream' ? snapshot : this.remember(snapshot);
+    }
     const cached = this.cache.get(sessionId) ?? { sessionId, state: initialSessionState, revision: 'no_stream' as const };
     const fromRevision = cached.revision === 'no_stream' ? 0 : cached.revision + 1;
     const fresh = await this.store.readStream(sessionStreamId(sessionId), { fromRevision });
@@ -119,15 +128,20 @@ export class SessionRepository {
           catalogue: this.catalogue,
           ...(options.correlationId ? { correlationId: options.correlationId } : {}),
         }),
-      appended: (current, appended, next) => this.remember({ sessionId, state: replay(appended, current.state), revision: next }),
+      appended: (current, appended, next) => {
+        const recorded = this.remember({ sessionId, state: replay(appended, current.state), revision: next });
+        this.checkpoints?.recorded(sessionId, current.revision, recorded.state, (appended.at(-1) as SessionEvent).metadata.eventId);
+        return recorded;
+      },
       reload: () => this.load(sessionId),
     });
     return { sessionId, state, revision, events };
   }
 
-  async events(sessionId: string): Promise<readonly RecordedEvent[]> {
+  /** The session's events (all, or the part `options` asks for). */
+  async events(sessionId: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]> {
     assertSessionId(sessionId);
-    return this.store.readStream(sessionStreamId(sessionId));
+    return this.store.readStream(sessionStreamId(sessionId), options);
   }
 
   private remember(snapshot: SessionSnapshot): SessionSnapshot {
