@@ -39,6 +39,12 @@ export interface RecordOptions {
   readonly expectedRevision?: number;
 }
 
+/** One of several commands recorded in one append (`recordAll`). */
+export interface StagedCommand {
+  readonly command: SessionCommand;
+  readonly options: RecordOptions;
+}
+
 const MAX_CACHED_SESSIONS = 1000;
 
 /**
@@ -81,8 +87,17 @@ export class SessionRepository {
    * retried from fresh state a bounded number of times, then thrown (409).
    */
   record(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
+    return this.recordAll(sessionId, [{ command, options }]);
+  }
+
+  /**
+   * Decides the commands in order, each on the state the one before leaves, and appends all their
+   * events in one append (one transaction, one fsync): all land or none. A conflict re-decides
+   * them all on fresh state. The first command's `expectedRevision` is the If-Match.
+   */
+  recordAll(sessionId: string, steps: readonly StagedCommand[]): Promise<Recorded> {
     const previous = this.writing.get(sessionId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.recordNow(sessionId, command, options));
+    const next = previous.catch(() => undefined).then(() => this.recordNow(sessionId, steps));
     this.writing.set(sessionId, next);
     void next
       .finally(() => {
@@ -92,7 +107,29 @@ export class SessionRepository {
     return next;
   }
 
-  private async recordNow(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
+  /**
+   * What `command` would append to `snapshot` and the state after it, without appending (a turn
+   * builds its next command on it, then records them together with `recordAll`). The revision
+   * is the one the events get if nothing else lands first.
+   */
+  preview(snapshot: SessionSnapshot, command: SessionCommand, options: RecordOptions): Recorded {
+    const events = this.decideOne(command, snapshot.state, options);
+    if (events.length === 0) return { ...snapshot, events };
+    const base = snapshot.revision === 'no_stream' ? -1 : snapshot.revision;
+    return { sessionId: snapshot.sessionId, state: replay(events, snapshot.state), revision: base + events.length, events };
+  }
+
+  private decideOne(command: SessionCommand, state: SessionState, options: RecordOptions): SessionEvent[] {
+    return decide(command, state, {
+      now: this.now,
+      newId: deterministicIds(options.commandId),
+      catalogue: this.catalogue,
+      ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+    });
+  }
+
+  private async recordNow(sessionId: string, steps: readonly StagedCommand[]): Promise<Recorded> {
+    const options: RecordOptions = steps[0]?.options ?? { commandId: 'none' };
     const { state, revision, events } = await recordCommand<SessionSnapshot, SessionEvent>({
       store: this.store,
       streamId: sessionStreamId(sessionId),
@@ -112,13 +149,17 @@ export class SessionRepository {
         return current;
       },
       // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
-      decide: (current) =>
-        decide(command, current.state, {
-          now: this.now,
-          newId: deterministicIds(options.commandId),
-          catalogue: this.catalogue,
-          ...(options.correlationId ? { correlationId: options.correlationId } : {}),
-        }),
+      decide: (current) => {
+        if (steps.length === 1) return this.decideOne((steps[0] as StagedCommand).command, current.state, options);
+        const all: SessionEvent[] = [];
+        let state = current.state;
+        for (const step of steps) {
+          const events = this.decideOne(step.command, state, step.options);
+          if (events.length > 0) state = replay(events, state);
+          all.push(...events);
+        }
+        return all;
+      },
       appended: (current, appended, next) => this.remember({ sessionId, state: replay(appended, current.state), revision: next }),
       reload: () => this.load(sessionId),
     });
