@@ -332,7 +332,7 @@ class Turn {
           ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}),
         });
       // Staged: recorded with TurnFinished when it is the last reply, else just before its tools run.
-      session = await this.put(
+      await this.put(
         {
           type: 'RecordAssistantMessage',
           messageId,
