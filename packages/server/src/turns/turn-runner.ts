@@ -72,11 +72,6 @@ export interface TurnRunnerDeps {
   readonly compactor: ConversationCompactor;
   /** Where attached files' bytes are read from for each model request; without it the model gets their names only. */
   readonly attachments?: AttachmentReader;
-  /**
-   * One append per command, as before F5 (the benchmark's baseline). By default the commands of a
-   * round that need nothing from the store in between are recorded in one append (see `Turn`).
-   */
-  readonly appendEachCommand?: boolean;
 }
 
 export const CLEAR_COMMAND = '/clear';
@@ -219,7 +214,7 @@ class Turn {
     const started = () => this.observer({ type: 'turn_started', sessionId: this.sessionId, turnId: this.turnId });
     if (opening.type === 'RecordUserMessage') started();
     // The user message goes with the first ModelRequested; a retry or an edit is recorded now.
-    let session: SessionSnapshot = opening.type === 'RecordUserMessage' ? await this.put(opening) : await this.record(opening);
+    let session: SessionSnapshot = opening.type === 'RecordUserMessage' ? this.put(opening) : await this.record(opening);
     if (opening.type !== 'RecordUserMessage') started();
     const breaker = new ToolLoopBreaker();
     for (;;) {
@@ -332,7 +327,7 @@ class Turn {
           ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}),
         });
       // Staged: recorded with TurnFinished when it is the last reply, else just before its tools run.
-      await this.put(
+      this.put(
         {
           type: 'RecordAssistantMessage',
           messageId,
@@ -418,7 +413,7 @@ class Turn {
       durationMs: Math.round(outcome.durationMs),
     };
     // Staged: recorded with the next ModelRequested (or TurnFinished); the update follows the record.
-    let session = await this.put(
+    let session = this.put(
       result.status === 'success'
         ? { type: 'RecordToolResult', ...base, status: 'success', result: text }
         : { type: 'RecordToolResult', ...base, status: 'error', errorType: result.errorType, message: text },
@@ -437,7 +432,7 @@ class Turn {
       const groupName = String(outcome.arguments?.group_name ?? '').trim();
       try {
         // Decided at once on the staged state: a refusal is caught here as before.
-        session = await this.put({ type: 'LoadToolGroup', groupName, source: { kind: 'tool_call', callId: outcome.callId } }, (events) => {
+        session = this.put({ type: 'LoadToolGroup', groupName, source: { kind: 'tool_call', callId: outcome.callId } }, (events) => {
           const event = events[0];
           if (event?.type === 'ToolGroupLoaded') this.observer({ type: 'group_loaded', groupName, toolNames: event.data.toolNames });
         });
@@ -492,7 +487,7 @@ class Turn {
       const messageId = `${this.turnId}-assistant-${this.rounds}`;
       const kept = { ...answeredBy, ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}) };
       // Recorded together with the TurnFinished below.
-      await this.put(
+      this.put(
         {
           type: 'RecordAssistantMessage',
           messageId,
@@ -517,23 +512,23 @@ class Turn {
 
   /** Stages the command and records it with everything staged before it, in one append. */
   private async record(command: SessionCommand): Promise<Recorded> {
-    await this.put(command);
+    this.put(command);
     return this.flush();
   }
 
   /**
    * Stages the command: decided now on the projected state (a refusal throws here, and nothing is
    * staged), appended at the next `flush`. `then` runs once it is recorded (its stream update).
-   * Returns the projected session. With `appendEachCommand` it is recorded at once.
+   * Returns the projected session.
    */
-  private async put(command: SessionCommand, then?: (events: readonly SessionEvent[]) => void): Promise<SessionSnapshot> {
+  private put(command: SessionCommand, then?: (events: readonly SessionEvent[]) => void): SessionSnapshot {
     this.step += 1;
     const options = { commandId: `${this.sessionId}:${this.turnId}:${this.step}`, correlationId: this.turnId };
     const preview = this.deps.sessions.preview(this.projected, command, options);
     this.staged.push({ command, options });
     if (then) this.afterFlush.push({ then, events: preview.events });
     this.projected = preview;
-    return this.deps.appendEachCommand ? this.flush() : preview;
+    return preview;
   }
 
   /** Appends everything staged in one append (one transaction), then sends their updates. */
