@@ -45,6 +45,12 @@ export interface StagedCommand {
   readonly options: RecordOptions;
 }
 
+/** The events `preview` already decided for the staged commands, on this state. */
+export interface DecidedOn {
+  readonly state: SessionState;
+  readonly events: readonly SessionEvent[];
+}
+
 const MAX_CACHED_SESSIONS = 1000;
 
 /**
@@ -93,11 +99,13 @@ export class SessionRepository {
   /**
    * Decides the commands in order, each on the state the one before leaves, and appends all their
    * events in one append (one transaction, one fsync): all land or none. A conflict re-decides
-   * them all on fresh state. The first command's `expectedRevision` is the If-Match.
+   * them all on fresh state. The first command's `expectedRevision` is the If-Match. `decided`:
+   * the events `preview` gave for these commands, used as they are when the session is still the
+   * very state they were decided on (not deciding twice), else decided again.
    */
-  recordAll(sessionId: string, steps: readonly StagedCommand[]): Promise<Recorded> {
+  recordAll(sessionId: string, steps: readonly StagedCommand[], decided?: DecidedOn): Promise<Recorded> {
     const previous = this.writing.get(sessionId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.recordNow(sessionId, steps));
+    const next = previous.catch(() => undefined).then(() => this.recordNow(sessionId, steps, decided));
     this.writing.set(sessionId, next);
     void next
       .finally(() => {
@@ -128,7 +136,7 @@ export class SessionRepository {
     });
   }
 
-  private async recordNow(sessionId: string, steps: readonly StagedCommand[]): Promise<Recorded> {
+  private async recordNow(sessionId: string, steps: readonly StagedCommand[], decided?: DecidedOn): Promise<Recorded> {
     const options: RecordOptions = steps[0]?.options ?? { commandId: 'none' };
     const { state, revision, events } = await recordCommand<SessionSnapshot, SessionEvent>({
       store: this.store,
@@ -150,6 +158,7 @@ export class SessionRepository {
       },
       // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
       decide: (current) => {
+        if (decided && current.state === decided.state) return [...decided.events];
         if (steps.length === 1) return this.decideOne((steps[0] as StagedCommand).command, current.state, options);
         const all: SessionEvent[] = [];
         let state = current.state;

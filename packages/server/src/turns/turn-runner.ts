@@ -184,6 +184,8 @@ export class TurnRunner {
 class Turn {
   private step = 0;
   private staged: StagedCommand[] = [];
+  /** What `preview` decided for the staged commands, and the state the first was decided on. */
+  private stagedOn: { readonly state: SessionSnapshot['state']; readonly events: SessionEvent[] } | undefined;
   /** Updates to send once the staged commands are recorded, in order, with the events each decided. */
   private afterFlush: { readonly then: (events: readonly SessionEvent[]) => void; readonly events: readonly SessionEvent[] }[] = [];
   private rounds = 0;
@@ -239,6 +241,7 @@ class Turn {
           observer: this.observer,
         });
         session = outcome.session;
+        this.projected = session;
         if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
       }
       const active = activeToolSet(session.state, this.deps.tools.registry, this.allowed ? { allowedTools: this.allowed } : {});
@@ -287,6 +290,7 @@ class Turn {
           const relieved = await this.relieveOverflow(error, session);
           if (typeof relieved === 'string') return this.finish('provider_error', relieved);
           session = relieved;
+          this.projected = relieved;
           continue;
         }
         const e = error as { code?: string; message?: string };
@@ -525,6 +529,8 @@ class Turn {
     this.step += 1;
     const options = { commandId: `${this.sessionId}:${this.turnId}:${this.step}`, correlationId: this.turnId };
     const preview = this.deps.sessions.preview(this.projected, command, options);
+    this.stagedOn ??= { state: this.projected.state, events: [] };
+    this.stagedOn.events.push(...preview.events);
     this.staged.push({ command, options });
     if (then) this.afterFlush.push({ then, events: preview.events });
     this.projected = preview;
@@ -535,10 +541,12 @@ class Turn {
   private async flush(): Promise<Recorded> {
     const steps = this.staged;
     const updates = this.afterFlush;
+    const decided = this.stagedOn;
     this.staged = [];
     this.afterFlush = [];
+    this.stagedOn = undefined;
     if (steps.length === 0) return { ...this.projected, events: [] };
-    const recorded = await this.deps.sessions.recordAll(this.sessionId, steps);
+    const recorded = await this.deps.sessions.recordAll(this.sessionId, steps, decided);
     this.projected = recorded;
     for (const update of updates) update.then(update.events);
     return recorded;
