@@ -281,6 +281,8 @@ interface Throughput {
   readonly result: autocannon.Result;
   /** Commits of the store during the main run, and the appends they carried. */
   readonly commits: { readonly commits: number; readonly appends: number };
+  /** Main thread's event-loop utilization (0..1) and the process's CPU time (all threads, ms) during the main run. */
+  readonly busy: { readonly utilization: number; readonly cpuMs: number };
   readonly turnsPerConnection: number;
   readonly check: LossCheck;
   readonly poolMisses: number;
@@ -355,10 +357,14 @@ async function throughput(server: TestServer, tag: string, perTurn: readonly str
   seenThisRun = new Set();
   steady = [];
   const before = { ...commits };
+  const loopBefore = performance.eventLoopUtilization();
+  const cpuBefore = process.cpuUsage();
   const result = await runCannon({ ...base, amount: perConnection * CONNECTIONS });
+  const cpu = process.cpuUsage(cpuBefore);
+  const busy = { utilization: performance.eventLoopUtilization(loopBefore).utilization, cpuMs: (cpu.user + cpu.system) / 1000 };
   const during = { commits: commits.commits - before.commits, appends: commits.appends - before.appends };
   const check = await checkEvents(server, ids, answered, perTurn);
-  return { result, commits: during, turnsPerConnection: perConnection, check, poolMisses, steady: summarize(steady) };
+  return { result, commits: during, busy, turnsPerConnection: perConnection, check, poolMisses, steady: summarize(steady) };
 }
 
 async function readEvents(server: TestServer, sessionId: string): Promise<RecordedEvent[]> {
@@ -554,6 +560,11 @@ function printResult(r: Result, perTurn: readonly string[]): void {
       `  store commits during the run: ${c.commits.commits} carrying ${c.commits.appends} appends (${(c.commits.appends / Math.max(1, c.commits.commits)).toFixed(1)} appends per commit, ` +
         `${(c.commits.commits / Math.max(1, res.requests.total)).toFixed(2)} commits per turn)`,
     );
+    const perTurnMs = (total: number) => (total / Math.max(1, res.requests.total)).toFixed(2);
+    console.log(
+      `  main thread busy ${(100 * c.busy.utilization).toFixed(0)}% of the run (${perTurnMs(1000 * res.duration * c.busy.utilization)} ms per turn, autocannon included); ` +
+        `process CPU ${perTurnMs(c.busy.cpuMs)} ms per turn (all threads: server, fake model, JS workers, autocannon)`,
+    );
     const k = c.check;
     console.log(
       `loss check over ${k.sessions} sessions (warm-up, probe and main runs): ${k.answered} turns answered 2xx, ${k.turnsRecorded} turns recorded, ` +
@@ -584,6 +595,8 @@ function printComparison(results: readonly Result[]): void {
     row('latency under load p99 without first requests (ms)', before.cannon?.steady.p99 ?? NaN, after.cannon?.steady.p99 ?? NaN, plain(0));
     const commitsPerTurn = (r: Result) => (r.cannon ? r.cannon.commits.commits / Math.max(1, r.cannon.result.requests.total) : NaN);
     row('store commits (fsyncs) per turn under load', commitsPerTurn(before), commitsPerTurn(after), plain(2));
+    const busyPerTurn = (r: Result) => (r.cannon ? (1000 * r.cannon.result.duration * r.cannon.busy.utilization) / Math.max(1, r.cannon.result.requests.total) : NaN);
+    row('main thread busy per turn under load (ms)', busyPerTurn(before), busyPerTurn(after), plain(2));
     row('whole turn over HTTP, one at a time, p50', summarize(before.http.totals).p50, summarize(after.http.totals).p50, ms);
     row('server overhead of a turn (minus the model call), p50', overhead(before.http).p50, overhead(after.http).p50, ms);
     row('server overhead of a turn (minus the model call), p99', overhead(before.http).p99, overhead(after.http).p99, ms);
