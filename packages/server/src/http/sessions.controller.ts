@@ -38,10 +38,11 @@ import {
 import { eventsPageOf } from './events-page';
 import { revisionFromIfMatch } from './if-match';
 import { editMessageBody, retryTurnBody, type EditMessageBody, type RetryTurnBody } from './redo-body-schemas';
-import { respondWithTurn } from './turn-response';
+import { respondWithTurn, wantsSessionView } from './turn-response';
 import { ValidateBody } from './validate-body.pipe';
 
 const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the command once.' };
+const includeQuery = { name: 'include', required: false, description: "'session': the JSON answer also carries the whole session view (not sent otherwise)." };
 const ifMatchHeader = { name: 'If-Match', required: false, description: 'The session revision you read; a stale one answers 412.' };
 
 /** Sessions over REST; SendMessage streams its turn over SSE when asked for text/event-stream. */
@@ -130,11 +131,13 @@ export class SessionsController {
   @ApiOperation({ summary: 'SendMessage: runs a turn; with Accept: text/event-stream the turn streams as SSE' })
   @ApiBody({ schema: sendMessageBody })
   @ApiHeader(idempotencyHeader)
+  @ApiQuery(includeQuery)
   message(
     @Param('id') id: string,
     @Body(new ValidateBody<SendMessageBody>(sendMessageBody)) body: SendMessageBody,
     @Headers('idempotency-key') key: string | undefined,
     @Headers('accept') accept: string | undefined,
+    @Query('include') include: unknown,
     @Res() res: ServerResponse,
   ): Promise<void> {
     const requestId = key ? derivedId('turn', key) : undefined;
@@ -143,7 +146,7 @@ export class SessionsController {
       accept,
       logger: this.logger,
       run: (observer, signal) => this.commands.execute(new SendMessageCommand(id, body.text ?? '', requestId, observer, signal, body.attachments)),
-      session: () => this.queries.execute(new GetSessionQuery(id)),
+      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
     });
   }
 
@@ -155,11 +158,13 @@ export class SessionsController {
   })
   @ApiBody({ schema: retryTurnBody })
   @ApiHeader(idempotencyHeader)
+  @ApiQuery(includeQuery)
   retry(
     @Param('id') id: string,
     @Body(new ValidateBody<RetryTurnBody>(retryTurnBody)) body: RetryTurnBody,
     @Headers('idempotency-key') key: string | undefined,
     @Headers('accept') accept: string | undefined,
+    @Query('include') include: unknown,
     @Res() res: ServerResponse,
   ): Promise<void> {
     const requestId = key ? derivedId('turn', key) : undefined;
@@ -168,7 +173,7 @@ export class SessionsController {
       accept,
       logger: this.logger,
       run: (observer, signal) => this.commands.execute(new RetryTurnCommand(id, body.messageId, requestId, observer, signal)),
-      session: () => this.queries.execute(new GetSessionQuery(id)),
+      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
     });
   }
 
@@ -180,12 +185,14 @@ export class SessionsController {
   })
   @ApiBody({ schema: editMessageBody })
   @ApiHeader(idempotencyHeader)
+  @ApiQuery(includeQuery)
   edit(
     @Param('id') id: string,
     @Param('messageId') messageId: string,
     @Body(new ValidateBody<EditMessageBody>(editMessageBody)) body: EditMessageBody,
     @Headers('idempotency-key') key: string | undefined,
     @Headers('accept') accept: string | undefined,
+    @Query('include') include: unknown,
     @Res() res: ServerResponse,
   ): Promise<void> {
     const requestId = key ? derivedId('turn', key) : undefined;
@@ -194,7 +201,7 @@ export class SessionsController {
       accept,
       logger: this.logger,
       run: (observer, signal) => this.commands.execute(new EditMessageCommand(id, messageId, body.text, requestId, observer, signal)),
-      session: () => this.queries.execute(new GetSessionQuery(id)),
+      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
     });
   }
 
