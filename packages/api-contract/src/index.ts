@@ -3,6 +3,7 @@
 // `import type`, and core is used only through `import type` (its runtime never ships here).
 
 export type { ActiveTools, ActiveToolView, CancelAnswer, CompactAnswer, SessionEvents, SessionsAnswer, SessionSummary, SessionView, StoredEvent } from './session-views';
+export { SESSION_EVENTS_PAGE } from './session-views';
 export type { TokenUsage, TurnAnswer, TurnResult, TurnStreamEventName, TurnStreamEvents, TurnUpdate } from './turn-updates';
 export { ERROR_STATUS, type ErrorCode, type HttpLayerCode, type Problem } from './problem';
 export type { AgentSource, AgentsAnswer, AgentView } from './agent-views';

@@ -71,6 +71,9 @@ export const ERROR_STATUS = {
   nothing_to_retry: 409,
   nothing_to_edit: 409,
   not_last_user_message: 409,
+  // Paging GET /api/sessions/:id/events (docs/api.md, "Reading a session's events").
+  invalid_from_revision: 400,
+  invalid_limit: 400,
 } as const satisfies Readonly<Record<string, number>>;
 
 /** A code of the table above: stable, snake_case, safe to branch on. */

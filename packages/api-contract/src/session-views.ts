@@ -43,11 +43,20 @@ export interface SessionsAnswer {
 /** One event of GET /api/sessions/:id/events, as stored; `data` depends on `type` (docs/events.md). */
 export type StoredEvent = RecordedEvent;
 
-/** GET /api/sessions/:id/events: the session's raw stream, in order. */
+/**
+ * GET /api/sessions/:id/events?fromRevision=&limit=: one page of the session's raw stream, in
+ * order, from `fromRevision` (default 0), at most `limit` events (default
+ * `SESSION_EVENTS_PAGE.defaultLimit`, at most `SESSION_EVENTS_PAGE.maxLimit`).
+ */
 export interface SessionEvents {
   readonly sessionId: string;
   readonly events: readonly StoredEvent[];
+  /** The `fromRevision` of the next page, or null when this page reaches the end of the stream. */
+  readonly nextRevision: number | null;
 }
+
+/** Page sizes of GET /api/sessions/:id/events. */
+export const SESSION_EVENTS_PAGE = { defaultLimit: 500, maxLimit: 1000 } as const;
 
 /** One tool of GET /api/sessions/:id/tools. */
 export interface ActiveToolView {

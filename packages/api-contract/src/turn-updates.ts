@@ -92,9 +92,13 @@ export interface TurnResult {
   readonly code?: string;
 }
 
-/** SendMessage (and retry, edit) answered as JSON, without Accept: text/event-stream. */
+/**
+ * SendMessage (and retry, edit) answered as JSON, without Accept: text/event-stream. The whole
+ * session view comes only when asked with `?include=session` (it grows with the session and
+ * costs a read and a serialization per turn); without it the answer is the `TurnResult`.
+ */
 export interface TurnAnswer extends TurnResult {
-  readonly session: SessionView;
+  readonly session?: SessionView;
 }
 
 /**

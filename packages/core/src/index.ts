@@ -21,7 +21,9 @@ export { decide, decideSession, type DecideContext, type SessionDecisionContext 
 export { sessionDecider } from './session/session-decider';
 export { allowedCuts, isAllowedCut, chooseCompactionBoundary } from './session/compaction-boundary';
 export { modelConversation, type ModelConversation } from './session/model-conversation';
-export { evolve, replay, catchUp } from './session/evolve';
+export { evolve, replay, catchUp, SESSION_PROJECTION_VERSION } from './session/evolve';
+export { encodeSessionState, decodeSessionState, SnapshotDecodeError } from './session/session-state-codec';
+export { loadSessionState, sessionSnapshotOf, SESSION_PROJECTION, type LoadedSessionState, type SnapshotIgnoredReason } from './session/session-snapshots';
 export { executeSessionCommand, type ExecuteContext, type ExecutedCommand, type ExecuteOptions } from './session/execute-session-command';
 
 export type { ToolCatalogue } from './tools/tool-catalogue';
@@ -34,6 +36,8 @@ export { prepareAppend, resolveRetry, fingerprintOf, type PreparedEvent, type Re
 export { strictJsonStringify, canonicalJson } from './event-store/strict-json';
 export { deserializeEvent, type SerializedEvent } from './event-store/serialized-event';
 export { InMemoryEventStore } from './event-store/in-memory-event-store';
+export type { SnapshotStore, StoredSnapshot } from './event-store/snapshot-store';
+export { InMemorySnapshotStore } from './event-store/in-memory-snapshot-store';
 export {
   buildAuditTrail,
   activeGroupsAt,

@@ -1,3 +1,4 @@
 // The embedded, default EventStore adapter (docs/event-store.md).
 export { SqliteEventStore, type SqliteConnectionInfo, type SqliteEventStoreOptions } from './sqlite-event-store';
 export { sqliteVersion } from './sqlite-version';
+export { SqliteSnapshotStore } from './sqlite-snapshot-store';

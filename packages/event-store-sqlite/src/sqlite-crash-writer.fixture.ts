@@ -4,6 +4,8 @@
  * acknowledged must be in the file after a SIGKILL.
  *
  *   write  <file> <tag> [checkpoint]  append batches of 1-3 events to three streams until killed
+ *   group  <file> <tag>               per round, one append to each stream at once (one group commit)
+ *                                     plus a stale one that must conflict, until killed
  *   race   <file> <tag>               per stdin line `GO <expected>`, append one event with that revision
  *   hammer <file> <tag> <attempts>    read the revision, append with it, repeat
  *   fill   <file> <tag>               append until the disk (a file-size limit) refuses a write
@@ -56,6 +58,35 @@ async function write(store: SqliteEventStore, file: string, tag: string, checkpo
     revisions.set(streamId, result.nextExpectedRevision);
     say(`ACK ${streamId} ${result.nextExpectedRevision} ${events.map((e) => e.metadata.eventId).join(',')}`);
     checkpointer?.pragma('wal_checkpoint(TRUNCATE)');
+    await tick();
+  }
+}
+
+/**
+ * Group commit under SIGKILL: each round makes one append per stream in the same tick (they share
+ * one transaction and one fsync) and one with a stale revision, which must fail alone. An ACK is
+ * printed for each append as its own promise resolves.
+ */
+async function group(store: SqliteEventStore, tag: string): Promise<void> {
+  const revisions = new Map<string, StreamState>();
+  for (const streamId of CRASH_STREAMS) revisions.set(streamId, await store.streamState(streamId));
+  say('READY');
+  for (let k = 0; ; k++) {
+    const appends = CRASH_STREAMS.map(async (streamId, s) => {
+      const size = 1 + Math.floor(Math.random() * 3);
+      const events = Array.from({ length: size }, (_, i) => crashEvent(`${tag}s${s}-b${k}`, i, size, streamId));
+      const result = await store.append(streamId, events, { expectedRevision: revisions.get(streamId) ?? 'no_stream' });
+      revisions.set(streamId, result.nextExpectedRevision);
+      say(`ACK ${streamId} ${result.nextExpectedRevision} ${events.map((e) => e.metadata.eventId).join(',')}`);
+    });
+    const staleStream = CRASH_STREAMS[k % CRASH_STREAMS.length] as string;
+    const stale = store.append(staleStream, [crashEvent(`${tag}-stale${k}`, 0, 1, staleStream)], { expectedRevision: 'no_stream' }).then(
+      () => say(`STALE_ACKED ${tag}-stale${k}`),
+      (error: unknown) => {
+        if (codeOf(error) !== 'stream_revision_conflict') say(`STALE_ERROR ${codeOf(error)}`);
+      },
+    );
+    await Promise.all([...appends, stale]);
     await tick();
   }
 }
@@ -132,6 +163,7 @@ async function main(): Promise<void> {
   if (mode === 'probe') return probe(file, tag);
   const store = SqliteEventStore.open(file);
   if (mode === 'write') await write(store, file, tag, extra === 'checkpoint');
+  else if (mode === 'group') await group(store, tag);
   else if (mode === 'race') await race(store, tag);
   else if (mode === 'hammer') await hammer(store, tag, Number(extra));
   else if (mode === 'fill') await fill(store, tag);

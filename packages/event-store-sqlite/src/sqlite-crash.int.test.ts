@@ -159,11 +159,11 @@ describe('SqliteEventStore across processes and crashes', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function killRuns(mode: string[]): Promise<void> {
+  async function killRuns(mode: string[], writer = 'write'): Promise<void> {
     let acked = 0;
     let stored = 0;
     for (let run = 0; run < KILL_RUNS; run++) {
-      const child = new Child(['write', file, `r${run}`, ...mode]);
+      const child = new Child([writer, file, `r${run}`, ...mode]);
       // The clock starts at READY, not at spawn: Node's start-up would otherwise eat most kill times.
       await child.waitForLine((line) => line === 'READY');
       await new Promise((resolve) => setTimeout(resolve, randomBetween(50, 400)));
@@ -171,6 +171,8 @@ describe('SqliteEventStore across processes and crashes', () => {
       expect(await child.exited).toEqual({ code: null, signal: 'SIGKILL' });
       const acks = parseAcks(child.lines);
       acked += acks.length;
+      // The group writer's stale appends must each have failed alone with a conflict.
+      expect(child.lines.filter((line) => line.startsWith('STALE_'))).toEqual([]);
       const total = await verifyAfterCrash(file, acks);
       // Each run continues the streams the killed runs left behind.
       expect(total).toBeGreaterThanOrEqual(stored);
@@ -182,6 +184,10 @@ describe('SqliteEventStore across processes and crashes', () => {
 
   it(`SQL-02 SIGKILL during appends, ${KILL_RUNS} times: file intact, every ACKed event present, no partial batch, no gaps`, async () => {
     await killRuns([]);
+  }, 60_000);
+
+  it(`SQL-02 group commit: SIGKILL while appends to three streams (and a stale one that must conflict) share each commit, ${KILL_RUNS} times: every ACKed append of a group present, no partial batch, no gaps`, async () => {
+    await killRuns([], 'group');
   }, 60_000);
 
   it(`SQL-03 SIGKILL while the writer also runs wal_checkpoint(TRUNCATE), ${KILL_RUNS} times: same guarantees`, async () => {

@@ -28,6 +28,17 @@ function contractStore(maxAppendBytes?: number) {
 
 describeEventStoreContract('SqliteEventStore', contractStore());
 describeEventStoreContract('SqliteEventStore, maxAppendBytes 4096', contractStore(4096), { maxAppendBytes: 4096 });
+describeEventStoreContract('SqliteEventStore, group commit off (one transaction per append)', () => {
+  const dir = tempDir();
+  const store = SqliteEventStore.open(path.join(dir, 'events.db'), { groupCommit: false });
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
 
 const sha256 = (file: string): string => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
@@ -82,7 +93,7 @@ describe('SqliteEventStore on a real file', () => {
     for (const options of [{}, {}, { busyTimeoutMs: 8000 }]) {
       const store = open(options);
       const info = store.connectionInfo();
-      expect(info).toMatchObject({ file, readonly: false, journalMode: 'wal', synchronous: 2, foreignKeys: true, schemaVersion: 1 });
+      expect(info).toMatchObject({ file, readonly: false, journalMode: 'wal', synchronous: 2, foreignKeys: true, schemaVersion: 2 });
       expect(info.busyTimeoutMs).toBe(options.busyTimeoutMs ?? 5000);
       await store.close();
     }
@@ -114,7 +125,7 @@ describe('SqliteEventStore on a real file', () => {
     expect(await second.append('session-A', [testEvent('a2')], { expectedRevision: 1 })).toEqual({ nextExpectedRevision: 2, position: 4 });
     await second.close();
     expect(schema()).toEqual(schemaBefore);
-    raw((db) => expect(db.pragma('user_version', { simple: true })).toBe(1));
+    raw((db) => expect(db.pragma('user_version', { simple: true })).toBe(2));
   });
 
   it('50 concurrent writers with the same expected revision: exactly 1 wins, 49 get stream_revision_conflict, the winning batch is whole', async () => {
@@ -261,10 +272,10 @@ describe('SqliteEventStore on a real file', () => {
     const store = open();
     await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
     await store.close();
-    raw((db) => db.pragma('user_version = 2'));
+    raw((db) => db.pragma('user_version = 3'));
     const hash = sha256(file);
     const error = openFailure(file);
-    expect(error).toMatchObject({ code: 'storage_corrupt', details: { schemaVersion: 2, supported: 1 } });
+    expect(error).toMatchObject({ code: 'storage_corrupt', details: { schemaVersion: 3, supported: 2 } });
     expect(error.message).toMatch(/newer than this build understands.*run a newer OneClaw/);
     expect(sha256(file)).toBe(hash);
   });
@@ -275,7 +286,7 @@ describe('SqliteEventStore on a real file', () => {
     await writer.close();
 
     const reader = open({ readonly: true });
-    expect(reader.connectionInfo()).toMatchObject({ readonly: true, journalMode: 'wal', schemaVersion: 1 });
+    expect(reader.connectionInfo()).toMatchObject({ readonly: true, journalMode: 'wal', schemaVersion: 2 });
     const error = await failure(reader.append('session-A', [testEvent('e3')], { expectedRevision: 1 }));
     expect(error).toBeInstanceOf(StorageUnavailableError);
     expect(error).toMatchObject({ details: { sqliteCode: 'SQLITE_READONLY' } });
@@ -318,3 +329,154 @@ describe('SqliteEventStore on a real file', () => {
     for (const call of calls) expect(await failure(call)).toMatchObject({ code: 'storage_unavailable' });
   });
 });
+
+describe('SqliteEventStore group commit', () => {
+  let dir: string;
+  let file: string;
+  let store: SqliteEventStore;
+  let commits: number[];
+
+  beforeEach(() => {
+    dir = tempDir();
+    file = path.join(dir, 'events.db');
+    commits = [];
+    store = SqliteEventStore.open(file, { onCommit: (appends) => commits.push(appends) });
+  });
+  afterEach(async () => {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const settle = (promises: readonly Promise<unknown>[]) => Promise.allSettled(promises);
+  const codeOf = (outcome: PromiseSettledResult<unknown>): unknown => (outcome.status === 'rejected' ? (outcome.reason as { code?: string }).code : 'ok');
+
+  it('appends made in the same tick are committed together: one transaction, each append checked on its own', async () => {
+    const outcomes = await settle([
+      store.append('session-A', [testEvent('a0'), testEvent('a1')], { expectedRevision: 'no_stream' }),
+      store.append('session-B', [testEvent('b0')], { expectedRevision: 'no_stream' }),
+      // Decided on the first append of the same group: it sees that append's rows.
+      store.append('session-A', [testEvent('a2')], { expectedRevision: 1 }),
+    ]);
+    expect(outcomes.map(codeOf)).toEqual(['ok', 'ok', 'ok']);
+    expect(commits).toEqual([3]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : undefined))).toEqual([
+      { nextExpectedRevision: 1, position: 2 },
+      { nextExpectedRevision: 0, position: 3 },
+      { nextExpectedRevision: 2, position: 4 },
+    ]);
+    expect((await store.readAll()).map((e) => `${e.streamId}@${e.revision}:${e.metadata.eventId}`)).toEqual([
+      'session-A@0:a0',
+      'session-A@1:a1',
+      'session-B@0:b0',
+      'session-A@2:a2',
+    ]);
+  });
+
+  it('a batch where one append conflicts: only that append fails (stream_revision_conflict, nothing of it written), the others land', async () => {
+    await store.append('session-A', [testEvent('a0')], { expectedRevision: 'no_stream' });
+    await store.append('session-C', [testEvent('c0', { v: 1 })], { expectedRevision: 'no_stream' });
+    commits.length = 0;
+    const outcomes = await settle([
+      store.append('session-B', [testEvent('b0')], { expectedRevision: 'no_stream' }),
+      // Stale: session-A is at 0.
+      store.append('session-A', [testEvent('a-stale-1'), testEvent('a-stale-2')], { expectedRevision: 'no_stream' }),
+      store.append('session-A', [testEvent('a1')], { expectedRevision: 0 }),
+      // A retry of c0 with other data: an idempotency conflict, also alone.
+      store.append('session-C', [testEvent('c0', { v: 2 })], { expectedRevision: 'any' }),
+      // A plain retry of c0: acknowledged, not duplicated.
+      store.append('session-C', [testEvent('c0', { v: 1 })], { expectedRevision: 'no_stream' }),
+      store.append('session-D', [testEvent('d0')], { expectedRevision: 'stream_exists' }),
+    ]);
+    expect(outcomes.map(codeOf)).toEqual(['ok', 'stream_revision_conflict', 'ok', 'idempotency_conflict', 'ok', 'stream_revision_conflict']);
+    expect(commits).toEqual([6]);
+    expect((await store.readStream('session-A')).map((e) => e.metadata.eventId)).toEqual(['a0', 'a1']);
+    expect((await store.readStream('session-B')).map((e) => e.metadata.eventId)).toEqual(['b0']);
+    expect((await store.readStream('session-C')).map((e) => e.data)).toEqual([{ v: 1 }]);
+    expect(await store.streamState('session-D')).toBe('no_stream');
+    // No gap where the failed appends were: positions stay contiguous.
+    expect((await store.readAll()).map((e) => e.position)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('EST-07 in a group: an insert that fails in the middle of one append (a test trigger) rolls back that append only', async () => {
+    raw(file, (db) => db.exec("CREATE TRIGGER test_fault BEFORE INSERT ON events WHEN NEW.event_id = 'x2' BEGIN SELECT RAISE(ABORT, 'injected fault'); END"));
+    const outcomes = await settle([
+      store.append('session-A', [testEvent('a0')], { expectedRevision: 'no_stream' }),
+      store.append('session-X', [testEvent('x1'), testEvent('x2'), testEvent('x3')], { expectedRevision: 'no_stream' }),
+      store.append('session-B', [testEvent('b0')], { expectedRevision: 'no_stream' }),
+    ]);
+    expect(outcomes.map(codeOf)).toEqual(['ok', 'storage_unavailable', 'ok']);
+    expect(commits).toEqual([3]);
+    expect(await store.streamState('session-X')).toBe('no_stream');
+    expect((await store.readAll()).map((e) => e.metadata.eventId)).toEqual(['a0', 'b0']);
+  });
+
+  it('a group that cannot take the write lock fails as a whole with storage_unavailable, and writes nothing', async () => {
+    await store.close();
+    store = SqliteEventStore.open(file, { busyTimeoutMs: 50, onCommit: (appends) => commits.push(appends) });
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    let outcomes: PromiseSettledResult<unknown>[];
+    try {
+      outcomes = await settle([
+        store.append('session-A', [testEvent('a0')], { expectedRevision: 'no_stream' }),
+        store.append('session-B', [testEvent('b0')], { expectedRevision: 'no_stream' }),
+      ]);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(outcomes.map(codeOf)).toEqual(['storage_unavailable', 'storage_unavailable']);
+    expect(commits).toEqual([]);
+    expect(await store.readAll()).toEqual([]);
+  });
+
+  it('an append refused before any write (too large) fails alone and does not join the group', async () => {
+    await store.close();
+    store = SqliteEventStore.open(file, { maxAppendBytes: 1000, onCommit: (appends) => commits.push(appends) });
+    const outcomes = await settle([
+      store.append('session-A', [testEvent('a0')], { expectedRevision: 'no_stream' }),
+      store.append('session-B', [testEvent('b0', { text: 'x'.repeat(1000) })], { expectedRevision: 'no_stream' }),
+      store.append('session-C', [testEvent('c0')], { expectedRevision: 'no_stream' }),
+    ]);
+    expect(outcomes.map(codeOf)).toEqual(['ok', 'payload_too_large', 'ok']);
+    expect(commits).toEqual([2]);
+  });
+
+  it('a promise settles only after the commit: nothing is acknowledged before the rows are readable by another connection', async () => {
+    const seen: number[] = [];
+    const appends = ['a', 'b', 'c'].map((id, i) =>
+      store.append(`session-${id}`, [testEvent(id)], { expectedRevision: 'no_stream' }).then(() => {
+        // Another connection sees only committed rows.
+        raw(file, (db) => seen.push(Number(db.prepare('SELECT COUNT(*) FROM events').pluck().get())));
+        return i;
+      }),
+    );
+    await Promise.all(appends);
+    expect(seen).toEqual([3, 3, 3]);
+  });
+
+  it('close() commits the appends already accepted before it closes the file', async () => {
+    const pending = store.append('session-A', [testEvent('a0')], { expectedRevision: 'no_stream' });
+    await store.close();
+    expect(await pending).toEqual({ nextExpectedRevision: 0, position: 1 });
+    store = SqliteEventStore.open(file);
+    expect(await store.streamState('session-A')).toBe(0);
+  });
+
+  it('group commit off: every append is its own transaction', async () => {
+    await store.close();
+    store = SqliteEventStore.open(file, { groupCommit: false, onCommit: (appends) => commits.push(appends) });
+    expect(store.connectionInfo().groupCommit).toBe(false);
+    await Promise.all(['a', 'b', 'c'].map((id) => store.append(`session-${id}`, [testEvent(id)], { expectedRevision: 'no_stream' })));
+    expect(commits).toEqual([1, 1, 1]);
+  });
+});
+
+function raw(file: string, fn: (db: Database.Database) => void): void {
+  const db = new Database(file);
+  try {
+    fn(db);
+  } finally {
+    db.close();
+  }
+}

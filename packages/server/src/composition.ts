@@ -1,4 +1,4 @@
-import type { EventStore } from '@oneclaw/core';
+import type { EventStore, SnapshotStore } from '@oneclaw/core';
 import type { JsRunner } from '@oneclaw/js-tools';
 import type { AgentDirectory } from './agents/agent-directory';
 import { AttachmentStore } from './attachments/attachment-store';
@@ -11,7 +11,9 @@ import { TurnRunLauncher } from './scheduled-tasks/turn-run-launcher';
 import { SecretRedactor } from './security/secret-redactor';
 import { secretsOf, type ServerConfig } from './server-config';
 import { SessionIndex } from './sessions/session-index';
+import { SessionCheckpoints } from './sessions/session-checkpoints';
 import { SessionRepository } from './sessions/session-repository';
+import { snapshotStoreFor } from './persistence/snapshot-store-for';
 import { ToolRuntime } from './tools/tool-runtime';
 import { ConversationCompactor } from './turns/conversation-compactor';
 import { CutOffTurns } from './turns/cut-off-turns';
@@ -33,6 +35,11 @@ export interface RuntimeOptions {
    * scrubbed from log lines too; a new one otherwise.
    */
   readonly redactor?: SecretRedactor;
+  /**
+   * Where session snapshots go (F4); by default the store's own (SQLite has one), null for none:
+   * then a cold load replays the whole stream.
+   */
+  readonly snapshots?: SnapshotStore | null;
 }
 
 /** Every long-lived object of a running server, built once by `composeRuntime`. */
@@ -46,6 +53,8 @@ export interface Runtime {
   readonly agents: AgentDirectory;
   readonly turns: TurnRegistry;
   readonly sessions: SessionRepository;
+  /** Session snapshots, when the store has a snapshot store and they are not turned off. */
+  readonly checkpoints?: SessionCheckpoints;
   readonly identity: ServerIdentity;
   readonly sessionIndex: SessionIndex;
   readonly cutOffTurns: CutOffTurns;
@@ -106,7 +115,12 @@ export function composeRuntime(options: RuntimeOptions): Runtime {
 
   const agents = configServices.agents;
   const turns = new TurnRegistry();
-  const sessions = new SessionRepository(store, tools.registry);
+  const snapshots = options.snapshots === undefined ? snapshotStoreFor(store) : options.snapshots;
+  const checkpoints =
+    snapshots && config.snapshotEveryEvents !== 0
+      ? new SessionCheckpoints({ store, snapshots, ...(config.snapshotEveryEvents ? { every: config.snapshotEveryEvents } : {}), log: log('snapshots') })
+      : undefined;
+  const sessions = new SessionRepository(store, tools.registry, undefined, checkpoints);
   const identity = new ServerIdentity(config.replicaId, config.turnSilenceLimitMs);
   const sessionIndex = new SessionIndex(store);
   const cutOffTurns = new CutOffTurns({ index: sessionIndex, sessions, turns, identity, log: log('turns') });
@@ -142,6 +156,7 @@ export function composeRuntime(options: RuntimeOptions): Runtime {
     agents,
     turns,
     sessions,
+    ...(checkpoints ? { checkpoints } : {}),
     identity,
     sessionIndex,
     cutOffTurns,

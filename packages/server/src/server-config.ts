@@ -28,6 +28,11 @@ export interface ServerConfig {
   /** Largest single append to the event store. */
   readonly maxAppendBytes: number;
   /**
+   * Events between two snapshots of a session (ONECLAW_SNAPSHOT_EVERY, default 500; 0 turns
+   * snapshots off). Only stores with a snapshot store use it (SQLite; docs/event-store.md).
+   */
+  readonly snapshotEveryEvents?: number;
+  /**
    * The context window (input tokens) of every model (ONECLAW_CONTEXT_WINDOW_TOKENS); unset, a
    * table of known models decides (turns/context-window.ts). Compaction starts at 85% of it.
    */
@@ -140,6 +145,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     port: intFrom(env, 'PORT', 3000, 0, 65535),
     bodyLimitBytes: intFrom(env, 'ONECLAW_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxAppendBytes: intFrom(env, 'ONECLAW_MAX_APPEND_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    snapshotEveryEvents: intFrom(env, 'ONECLAW_SNAPSHOT_EVERY', 500, 0, 1_000_000),
     ...optional('contextWindowTokens', env.ONECLAW_CONTEXT_WINDOW_TOKENS ? intFrom(env, 'ONECLAW_CONTEXT_WINDOW_TOKENS', 0, 1000, 100_000_000) : undefined),
     replicaId: text(env.ONECLAW_REPLICA_ID) ?? os.hostname(),
     turnSilenceLimitMs: intFrom(env, 'ONECLAW_TURN_SILENCE_MINUTES', 30, 1, 7 * 24 * 60) * 60_000,

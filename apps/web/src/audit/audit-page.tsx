@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/api-error';
 import { useApi } from '../api/api-context';
 import { seg, type ApiClient } from '../api/client';
+import { readAllSessionEvents } from '../api/session-events';
 import { useResource, type Resource } from '../api/use-resource';
 import { formatCount, percentOf } from './chart-scale';
 import { formatEventTime, rawJson, reasonLabel, timelineOf, toolsByReason, type AuditModelRequest, type AuditTrail, type SessionEvents, type TimelineEntry } from './audit-model';
@@ -21,7 +22,8 @@ interface AuditData {
 async function loadAudit(api: ApiClient, sessionId: string, signal: AbortSignal): Promise<AuditData> {
   const [trail, events, groups] = await Promise.all([
     api.get<AuditTrail>(`/api/sessions/${seg(sessionId)}/audit`, { signal }),
-    api.get<SessionEvents>(`/api/sessions/${seg(sessionId)}/events`, { signal }),
+    // Every event, page by page: the audit shows the whole stream.
+    readAllSessionEvents(api, `/api/sessions/${seg(sessionId)}`, { signal }).then((all): SessionEvents => ({ sessionId, events: all, nextRevision: null })),
     // The baseline is a comparison, not the audit itself: without it the page still works.
     api.get<Baseline>('/api/tool-groups', { signal }).catch((): Baseline => ({})),
   ]);

@@ -45,7 +45,7 @@ class FakeApi implements ChatApi {
 
   get<T>(path: string): Promise<T> {
     this.calls.push(`GET ${path}`);
-    return Promise.resolve((path.endsWith('/events') ? { events: this.stored.events } : this.stored.view) as T);
+    return Promise.resolve((path.includes('/events') ? { events: this.stored.events, nextRevision: null } : this.stored.view) as T);
   }
   post<T>(path: string, body?: unknown): Promise<T> {
     this.calls.push(`POST ${path}${body ? ` ${JSON.stringify(body)}` : ''}`);
@@ -91,7 +91,7 @@ describe("a session's chat store", () => {
     };
     const store = new ChatSessionStore(api, 's 1');
     await store.refresh();
-    expect(api.calls).toEqual(['GET /api/sessions/s%201', 'GET /api/sessions/s%201/events']);
+    expect(api.calls).toEqual(['GET /api/sessions/s%201', 'GET /api/sessions/s%201/events?limit=1000']);
     expect(store.getState()).toMatchObject({ loaded: true, loadedGroups: ['pdf'], items: [{ kind: 'user', text: 'hi' }] });
   });
 
@@ -115,7 +115,7 @@ describe("a session's chat store", () => {
     await expect(sending).resolves.toBe('sent');
     off();
     expect(listChanges).toBe(2);
-    expect(api.calls.slice(-2)).toEqual(['GET /api/sessions/s', 'GET /api/sessions/s/events']);
+    expect(api.calls.slice(-2)).toEqual(['GET /api/sessions/s', 'GET /api/sessions/s/events?limit=1000']);
     expect(store.getState().turn).toBe('none');
     expect(store.streaming).toBe(false);
   });

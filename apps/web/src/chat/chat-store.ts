@@ -1,6 +1,7 @@
 import { ApiError } from '../api/api-error';
 import { seg, type ApiClient } from '../api/client';
 import { newIdempotencyKey } from '../api/idempotency-key';
+import { readAllSessionEvents } from '../api/session-events';
 import type { AttachmentRef, SessionView, StoredEvent } from '@oneclaw/api-contract';
 import { notifySessionsChanged } from './sessions-changed';
 import { chatReducer, initialChatState, type ChatAction, type ChatState } from './transcript';
@@ -79,8 +80,8 @@ export class ChatSessionStore {
       const [view, events] = await Promise.all([
         this.api.get<SessionView>(this.base),
         // The transcript can still be built from the view's messages if the events fail.
-        this.api.get<{ events: StoredEvent[] }>(`${this.base}/events`).then(
-          (answer) => answer.events,
+        readAllSessionEvents(this.api, this.base).then(
+          (events): StoredEvent[] | undefined => events,
           () => undefined,
         ),
       ]);

@@ -4,6 +4,16 @@ import type { MessageData, ToolCall, UserMessageData } from '../events/session-e
 import { initialSessionState, isGroupLoaded, type LoadedGroup, type OpenTurn, type SessionState } from './session-state';
 import { supersedeFrom } from './supersede';
 
+/**
+ * The session projection's version. Bump it whenever the same events would now give another
+ * state (a new `SessionState` field, a fold that reads an event differently) or the snapshot
+ * format in session-state-codec.ts changes: snapshots of another version are ignored and rebuilt
+ * by replay (docs/event-store.md, "Snapshots"). session-projection-version.test.ts fails when
+ * this file, session-state.ts, supersede.ts or the codec change, until their new fingerprint is
+ * recorded there; that is the moment to decide whether to bump this.
+ */
+export const SESSION_PROJECTION_VERSION = 1;
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A private, writable copy of a state: folds mutate it in place, so replaying n events is O(n). */

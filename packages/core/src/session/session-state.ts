@@ -42,7 +42,8 @@ export interface LastUserMessage {
 }
 
 /**
- * A session as its event stream says it is. Built only by `evolve`; never stored.
+ * A session as its event stream says it is. Built only by `evolve`; stored only as a snapshot
+ * (session-state-codec.ts), a cache that is rebuilt from the stream whenever in doubt.
  * `messages` and `loadedGroups` cover the conversation since the last clear; `messages` leaves out
  * what a retry or an edit superseded (`supersededMessageIds`).
  */

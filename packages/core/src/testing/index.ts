@@ -3,3 +3,4 @@ export { FixedToolCatalogue, testCatalogue, type FixedCatalogueSpec } from './fi
 export { steppingClock, testEvent } from './test-events';
 export { deciderScenario, type DeciderScenario, type DeciderScenarioOptions, type Then } from './decider-scenario';
 export { sessionScenario, type SessionScenario } from './session-scenario';
+export { describeSnapshotStoreContract, type SnapshotContractSubject } from './snapshot-store-contract';

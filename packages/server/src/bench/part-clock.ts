@@ -90,7 +90,7 @@ type AnyFn = (this: unknown, ...args: never[]) => unknown;
 
 /**
  * Wraps the methods the agent loop calls per round. Returns the function that puts them back.
- * - repository: SessionRepository.record / get (decide, fold, queueing), store time subtracted
+ * - repository: SessionRepository.recordAll / preview / get (decide, fold, queueing), store time subtracted
  * - prompt: ToolPayloads.build, ToolGroupPrompt.render, toChatMessages
  * - model: OpenAiCompatibleProvider.complete (request encode, fetch to the fake, SSE decode)
  * - engine: ToolExecutionEngine.executeAll (checks, validation, the JS tool run)
@@ -113,7 +113,9 @@ export function instrument(clock: PartClock): () => void {
       holder[name] = original;
     });
   };
-  wrap(SessionRepository.prototype, 'record', 'repository', 'async');
+  // `record` goes through `recordAll`; a turn stages with `preview` and records with `recordAll`.
+  wrap(SessionRepository.prototype, 'recordAll', 'repository', 'async');
+  wrap(SessionRepository.prototype, 'preview', 'repository', 'sync');
   wrap(SessionRepository.prototype, 'get', 'repository', 'async');
   wrap(ToolPayloads.prototype, 'build', 'prompt', 'sync');
   wrap(ToolGroupPrompt.prototype, 'render', 'prompt', 'sync');

@@ -1,7 +1,11 @@
 /**
- * F5 (issue 5): turn overhead with a fake model that answers instantly (one tool call, then
- * text), and throughput with 50 concurrent sessions, then a check that no event was lost.
+ * F5 (issues 5 and 17): turn overhead with a fake model that answers instantly (one tool call,
+ * then text), and throughput with 50 concurrent sessions, then a check that no event was lost.
  *   pnpm --filter @oneclaw/server bench   (… && node dist/bench/turn.bench.js)
+ *
+ * Each part runs twice in the same process, side by side: "before F5" (the SQLite store with group
+ * commit off, one append per command, the configuration read per lookup, the session view in
+ * every JSON answer; see before-f5.ts) and "F5" (today's path). Ratios are printed at the end.
  *
  * 1. Sequential turns over HTTP (POST /api/sessions/:id/messages, JSON mode) against a server
  *    booted with startTestServer (SQLite store in a temp dir, provider openai pointing at the
@@ -10,7 +14,8 @@
  * 2. The same turns through TurnRunner.run directly (no HTTP, no Nest): the in-process baseline.
  * 3. autocannon, 50 connections, each request on a session no other request is using, ~10 s;
  *    then every session's events are read back and checked against the answered turns.
- * Environment: BENCH_TURNS (200), BENCH_WARMUP (20), BENCH_SECONDS (10).
+ * Environment: BENCH_TURNS (200), BENCH_WARMUP (20), BENCH_SECONDS (10), BENCH_RUNNERS
+ * ("worker"; "in-process,worker" adds the in-process QuickJS runner), BENCH_VARIANTS ("before,f5").
  */
 import 'reflect-metadata';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -38,6 +43,7 @@ import { CutOffTurns } from '../turns/cut-off-turns';
 import { ServerIdentity } from '../turns/server-identity';
 import { ConversationCompactor } from '../turns/conversation-compactor';
 import { TurnRunner } from '../turns/turn-runner';
+import { useBeforeF5Path } from './before-f5';
 import { INSTANT_TEXT, startInstantModel, type InstantModel } from './instant-model';
 import { instrument, PartClock, PARTS, summarize, timedEventStore, type Part, type PartTimes, type Summary } from './part-clock';
 
@@ -51,6 +57,34 @@ const MESSAGE = 'What time is it in UTC?';
 
 type RunnerKind = 'in-process' | 'worker';
 const RUNNER_LABEL: Record<RunnerKind, string> = { 'in-process': 'in-process QuickJS runner', worker: 'worker-thread runner (server default)' };
+const RUNNERS = (process.env.BENCH_RUNNERS ?? 'worker').split(',').map((r) => r.trim()) as RunnerKind[];
+
+/** A code path measured: today's, or the one before F5 put back (before-f5.ts). */
+interface Variant {
+  readonly id: 'before' | 'f5';
+  readonly label: string;
+  readonly groupCommit: boolean;
+  /** Query string of every SendMessage: the old answer carried the session view. */
+  readonly query: string;
+  /** Puts the variant's code path in place; returns the undo. */
+  readonly use: () => () => void;
+}
+
+const ALL_VARIANTS: readonly Variant[] = [
+  {
+    id: 'before',
+    label: 'before F5 (group commit off, one append per command, config read per lookup, session view in the JSON answer)',
+    groupCommit: false,
+    query: '?include=session',
+    use: useBeforeF5Path,
+  },
+  { id: 'f5', label: 'F5 (group commit, one append per durability point, one config catch-up, no view unless asked)', groupCommit: true, query: '', use: () => () => undefined },
+];
+const VARIANTS = (process.env.BENCH_VARIANTS ?? 'before,f5').split(',').map((id) => {
+  const variant = ALL_VARIANTS.find((v) => v.id === id.trim());
+  if (!variant) throw new Error(`BENCH_VARIANTS: unknown variant '${id}' (before, f5)`);
+  return variant;
+});
 
 interface Turns {
   readonly totals: number[];
@@ -138,11 +172,11 @@ function checkTurn(result: { reason?: string; reply?: string; rounds?: number },
 
 // ---------------------------------------------------------------- 1. sequential turns over HTTP
 
-async function sequentialOverHttp(server: TestServer, clock: PartClock, tag: string): Promise<Turns> {
+async function sequentialOverHttp(server: TestServer, clock: PartClock, tag: string, query: string): Promise<Turns> {
   let bytes = 0;
   const turn = async (sessionId: string): Promise<number> => {
     const started = performance.now();
-    const res = await post(server.url, `/api/sessions/${sessionId}/messages`, { text: MESSAGE });
+    const res = await post(server.url, `/api/sessions/${sessionId}/messages${query}`, { text: MESSAGE });
     const elapsed = performance.now() - started;
     if (res.status !== 200) throw new Error(`SendMessage: HTTP ${res.status} ${res.text.slice(0, 300)}`);
     checkTurn(JSON.parse(res.text) as object, `turn over HTTP (${tag})`);
@@ -173,11 +207,11 @@ async function sequentialOverHttp(server: TestServer, clock: PartClock, tag: str
 
 // ---------------------------------------------------------------- 2. the same turns, TurnRunner called directly
 
-async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: PartClock): Promise<Turns> {
+async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: PartClock, groupCommit: boolean): Promise<Turns> {
   const dataDir = tmp('oneclaw-f5-direct-');
   const config = loadServerConfig({ ONECLAW_DATA_DIR: dataDir, ...serverEnv(model) });
   const inProcess = kind === 'in-process' ? inProcessRunner(dataDir) : undefined;
-  const store = SqliteEventStore.open(path.join(dataDir, 'events.db'), { maxAppendBytes: config.maxAppendBytes });
+  const store = SqliteEventStore.open(path.join(dataDir, 'events.db'), { maxAppendBytes: config.maxAppendBytes, groupCommit });
   const redactor = new SecretRedactor();
   for (const secret of secretsOf(config)) redactor.add(secret);
   const provider = config.provider;
@@ -245,6 +279,10 @@ async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: Pa
 
 interface Throughput {
   readonly result: autocannon.Result;
+  /** Commits of the store during the main run, and the appends they carried. */
+  readonly commits: { readonly commits: number; readonly appends: number };
+  /** Main thread's event-loop utilization (0..1) and the process's CPU time (all threads, ms) during the main run. */
+  readonly busy: { readonly utilization: number; readonly cpuMs: number };
   readonly turnsPerConnection: number;
   readonly check: LossCheck;
   readonly poolMisses: number;
@@ -273,7 +311,7 @@ function runCannon(options: autocannon.Options): Promise<autocannon.Result> {
   });
 }
 
-async function throughput(server: TestServer, tag: string, perTurn: readonly string[]): Promise<Throughput> {
+async function throughput(server: TestServer, tag: string, perTurn: readonly string[], query: string, commits: { commits: number; appends: number }): Promise<Throughput> {
   const ids = Array.from({ length: CONNECTIONS }, (_, i) => `${tag}-load-${i}`);
   for (const id of ids) await startSessionOverHttp(server, id);
   // A session runs one turn at a time: each request takes a session no request in flight holds,
@@ -290,7 +328,7 @@ async function throughput(server: TestServer, tag: string, perTurn: readonly str
     setupRequest: (req, context) => {
       const id = free.pop() ?? `${tag}-missing-${++poolMisses}`;
       Object.assign(context, { sessionId: id, sentAt: performance.now() });
-      return { ...req, method: 'POST', headers, path: `/api/sessions/${id}/messages`, body: JSON.stringify({ text: MESSAGE }) };
+      return { ...req, method: 'POST', headers, path: `/api/sessions/${id}/messages${query}`, body: JSON.stringify({ text: MESSAGE }) };
     },
     onResponse: (status, _body, context) => {
       const { sessionId: id, sentAt } = context as { sessionId?: string; sentAt?: number };
@@ -318,9 +356,15 @@ async function throughput(server: TestServer, tag: string, perTurn: readonly str
   const perConnection = Math.max(4, Math.round((1.2 * rate * SECONDS) / CONNECTIONS));
   seenThisRun = new Set();
   steady = [];
+  const before = { ...commits };
+  const loopBefore = performance.eventLoopUtilization();
+  const cpuBefore = process.cpuUsage();
   const result = await runCannon({ ...base, amount: perConnection * CONNECTIONS });
+  const cpu = process.cpuUsage(cpuBefore);
+  const busy = { utilization: performance.eventLoopUtilization(loopBefore).utilization, cpuMs: (cpu.user + cpu.system) / 1000 };
+  const during = { commits: commits.commits - before.commits, appends: commits.appends - before.appends };
   const check = await checkEvents(server, ids, answered, perTurn);
-  return { result, turnsPerConnection: perConnection, check, poolMisses, steady: summarize(steady) };
+  return { result, commits: during, busy, turnsPerConnection: perConnection, check, poolMisses, steady: summarize(steady) };
 }
 
 async function readEvents(server: TestServer, sessionId: string): Promise<RecordedEvent[]> {
@@ -405,6 +449,167 @@ function splitTable(turns: Turns, restLabel: string): string[] {
 
 // ---------------------------------------------------------------- main
 
+interface Result {
+  readonly variant: Variant;
+  readonly kind: RunnerKind;
+  readonly http: Turns;
+  readonly direct: Turns;
+  readonly tool: number[];
+  cannon?: Throughput;
+}
+
+/** One variant with one runner: instrumented turns over HTTP and direct, then throughput on a fresh server. */
+async function measure(variant: Variant, kind: RunnerKind, model: InstantModel, clock: PartClock): Promise<{ result: Result; perTurn: string[] }> {
+  const undo = variant.use();
+  try {
+    // 1. over HTTP, instrumented
+    const tag = `${variant.id}-${kind}`;
+    const dataDir = tmp('oneclaw-f5-');
+    const inProcess = kind === 'in-process' ? inProcessRunner(dataDir) : undefined;
+    const sqlite = SqliteEventStore.open(path.join(dataDir, 'events.db'), { groupCommit: variant.groupCommit });
+    const server = await startTestServer({ dataDir, env: serverEnv(model), eventStore: timedEventStore(sqlite, clock), ...(inProcess ? { toolRunner: inProcess.runner } : {}) });
+    const restore = instrument(clock);
+    let result: Result;
+    let perTurn: string[];
+    try {
+      const httpTurns = await sequentialOverHttp(server, clock, tag, variant.query);
+      perTurn = await eventsOfOneTurn(server, `${tag}-warm`);
+      const events = (await Promise.all(Array.from({ length: Math.ceil(TURNS / TURNS_PER_SESSION) }, (_, s) => readEvents(server, `${tag}-seq-${s}`)))).flat();
+      const tool = events.filter((e) => e.type === 'MessageSent' && 'durationMs' in (e.data as object)).map((e) => Number((e.data as { durationMs?: unknown }).durationMs));
+      // 2. the same turns without HTTP and Nest
+      const direct = await sequentialDirect(kind, model, clock, variant.groupCommit);
+      result = { variant, kind, http: httpTurns, direct, tool };
+    } finally {
+      restore();
+      await server.close();
+      await sqlite.close();
+      await inProcess?.host.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+
+    // 3. throughput on a fresh server, not instrumented
+    const loadDir = tmp('oneclaw-f5-load-');
+    const loadRunner = kind === 'in-process' ? inProcessRunner(loadDir) : undefined;
+    const commits = { commits: 0, appends: 0 };
+    const loadStore = SqliteEventStore.open(path.join(loadDir, 'events.db'), {
+      groupCommit: variant.groupCommit,
+      onCommit: (appends) => {
+        commits.commits += 1;
+        commits.appends += appends;
+      },
+    });
+    const loadServer = await startTestServer({ dataDir: loadDir, env: serverEnv(model), eventStore: loadStore, ...(loadRunner ? { toolRunner: loadRunner.runner } : {}) });
+    try {
+      await startSessionOverHttp(loadServer, 'ready');
+      await post(loadServer.url, `/api/sessions/ready/messages${variant.query}`, { text: MESSAGE });
+      result.cannon = await throughput(loadServer, tag, perTurn, variant.query, commits);
+    } finally {
+      await loadServer.close();
+      await loadStore.close();
+      await loadRunner?.host.close();
+      rmSync(loadDir, { recursive: true, force: true });
+    }
+    return { result, perTurn };
+  } finally {
+    undo();
+  }
+}
+
+/** Per turn: the whole turn minus the model call, i.e. what the server itself adds. */
+const overhead = (turns: Turns): Summary => summarize(turns.totals.map((total, i) => total - (turns.parts[i]?.model ?? 0)));
+const partSummary = (turns: Turns, part: Part): Summary => summarize(turns.parts.map((p) => p[part]));
+const turnsPerSecond = (c: Throughput | undefined): number => (c ? c.result.requests.total / (c.result.duration || 1) : NaN);
+
+function printResult(r: Result, perTurn: readonly string[]): void {
+  const http = summarize(r.http.totals);
+  const direct = summarize(r.direct.totals);
+  const tool = summarize(r.tool);
+  console.log(`### ${r.variant.label}, ${RUNNER_LABEL[r.kind]}`);
+  console.log('');
+  console.log(`Turn over HTTP, split (per-turn sums; p50s do not add up, shares do):`);
+  console.log('');
+  for (const line of splitTable(r.http, 'HTTP + rest (Nest, guards, body check, GetSession view, JSON, client)')) console.log(line);
+  const o = overhead(r.http);
+  console.log(`| server overhead (whole turn minus the model call) | ${ms(o.p50)} | ${ms(o.p99)} | |`);
+  console.log('');
+  console.log(`Same turn through TurnRunner.run (no HTTP, no Nest), split:`);
+  console.log('');
+  for (const line of splitTable(r.direct, 'rest (agent loop, activeToolSet, redaction, awaits)')) console.log(line);
+  console.log('');
+  console.log(`EventStore calls per turn: over HTTP ${r.http.storeCalls ?? '?'}; direct ${r.direct.storeCalls ?? '?'}`);
+  console.log(`tool durationMs recorded in the tool-result events: p50 ${tool.p50} ms, p99 ${tool.p99} ms (whole ms)`);
+  if (r.http.bytes) console.log(`JSON response: ${r.http.bytes.first} bytes after turn 1, ${r.http.bytes.last} bytes after turn ${TURNS_PER_SESSION}`);
+  console.log(
+    `ours over HTTP vs in-process core loop: ${(http.p50 / direct.p50).toFixed(2)}× at p50 (${ms(http.p50)} vs ${ms(direct.p50)}), ` +
+      `${(http.p99 / direct.p99).toFixed(2)}× at p99 (${ms(http.p99)} vs ${ms(direct.p99)}); HTTP + Nest add ${ms(http.p50 - direct.p50)} at p50`,
+  );
+  const c = r.cannon;
+  if (c) {
+    const res = c.result;
+    console.log(
+      `throughput, ${CONNECTIONS} connections, one session each at a time, ${c.turnsPerConnection} turns per connection: ` +
+        `${turnsPerSecond(c).toFixed(1)} turns/s over ${res.duration.toFixed(1)} s (${res.requests.total} requests), ` +
+        `latency p50 ${res.latency.p50} ms, p90 ${res.latency.p90} ms, p99 ${res.latency.p99} ms, max ${res.latency.max} ms, non-2xx ${res.non2xx}, errors ${res.errors}, timeouts ${res.timeouts}` +
+        (c.poolMisses > 0 ? `, requests without a free session ${c.poolMisses}` : ''),
+    );
+    console.log(
+      `  same run without each connection's first request (${c.steady.n} requests, timed from setupRequest to onResponse): ` +
+        `p50 ${c.steady.p50.toFixed(0)} ms, p99 ${c.steady.p99.toFixed(0)} ms`,
+    );
+    console.log(
+      `  store commits during the run: ${c.commits.commits} carrying ${c.commits.appends} appends (${(c.commits.appends / Math.max(1, c.commits.commits)).toFixed(1)} appends per commit, ` +
+        `${(c.commits.commits / Math.max(1, res.requests.total)).toFixed(2)} commits per turn)`,
+    );
+    const perTurnMs = (total: number) => (total / Math.max(1, res.requests.total)).toFixed(2);
+    console.log(
+      `  main thread busy ${(100 * c.busy.utilization).toFixed(0)}% of the run (${perTurnMs(1000 * res.duration * c.busy.utilization)} ms per turn, autocannon included); ` +
+        `process CPU ${perTurnMs(c.busy.cpuMs)} ms per turn (all threads: server, fake model, JS workers, autocannon)`,
+    );
+    const k = c.check;
+    console.log(
+      `loss check over ${k.sessions} sessions (warm-up, probe and main runs): ${k.answered} turns answered 2xx, ${k.turnsRecorded} turns recorded, ` +
+        `${k.expectedEvents} events expected, ${k.readBack} read back, revision gaps ${k.revisionGaps}, turns without TurnFinished ${k.turnsWithoutFinish}, ` +
+        `turns not matching the ${perTurn.length}-event pattern ${k.malformedTurns}, extra events ${k.extra}`,
+    );
+    if (k.oddPatterns) console.log(`  turns not matching: ${k.oddPatterns.slice(0, 600)}`);
+    console.log(`events lost: ${k.lost}`);
+  }
+  console.log('');
+}
+
+/** Today's path against the one before F5, per runner: the figures of issue 17 side by side. */
+function printComparison(results: readonly Result[]): void {
+  for (const kind of RUNNERS) {
+    const before = results.find((r) => r.kind === kind && r.variant.id === 'before');
+    const after = results.find((r) => r.kind === kind && r.variant.id === 'f5');
+    if (!before || !after) continue;
+    console.log(`### F5 vs before F5, ${RUNNER_LABEL[kind]} (same run)`);
+    console.log('');
+    console.log('| figure | before F5 | F5 | F5 / before |');
+    console.log('|---|---:|---:|---:|');
+    const row = (label: string, b: number, a: number, unit: (n: number) => string) => console.log(`| ${label} | ${unit(b)} | ${unit(a)} | ${(a / b).toFixed(2)}× |`);
+    const plain = (digits: number) => (n: number) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+    row(`throughput, ${CONNECTIONS} sessions (turns/s)`, turnsPerSecond(before.cannon), turnsPerSecond(after.cannon), plain(1));
+    row('latency under load p50 (ms)', before.cannon?.result.latency.p50 ?? NaN, after.cannon?.result.latency.p50 ?? NaN, plain(0));
+    row('latency under load p99 (ms)', before.cannon?.result.latency.p99 ?? NaN, after.cannon?.result.latency.p99 ?? NaN, plain(0));
+    row('latency under load p99 without first requests (ms)', before.cannon?.steady.p99 ?? NaN, after.cannon?.steady.p99 ?? NaN, plain(0));
+    const commitsPerTurn = (r: Result) => (r.cannon ? r.cannon.commits.commits / Math.max(1, r.cannon.result.requests.total) : NaN);
+    row('store commits (fsyncs) per turn under load', commitsPerTurn(before), commitsPerTurn(after), plain(2));
+    const busyPerTurn = (r: Result) => (r.cannon ? (1000 * r.cannon.result.duration * r.cannon.busy.utilization) / Math.max(1, r.cannon.result.requests.total) : NaN);
+    row('main thread busy per turn under load (ms)', busyPerTurn(before), busyPerTurn(after), plain(2));
+    row('whole turn over HTTP, one at a time, p50', summarize(before.http.totals).p50, summarize(after.http.totals).p50, ms);
+    row('server overhead of a turn (minus the model call), p50', overhead(before.http).p50, overhead(after.http).p50, ms);
+    row('server overhead of a turn (minus the model call), p99', overhead(before.http).p99, overhead(after.http).p99, ms);
+    for (const part of PARTS) row(`${part} per turn, p50`, partSummary(before.http, part).p50, partSummary(after.http, part).p50, ms);
+    row('whole turn through TurnRunner.run, p50', summarize(before.direct.totals).p50, summarize(after.direct.totals).p50, ms);
+    row(`JSON answer bytes after turn ${TURNS_PER_SESSION}`, before.http.bytes?.last ?? NaN, after.http.bytes?.last ?? NaN, plain(0));
+    console.log('');
+    console.log(`EventStore calls per turn over HTTP: before ${before.http.storeCalls ?? '?'}; F5 ${after.http.storeCalls ?? '?'}`);
+    console.log(`events lost: before ${before.cannon?.check.lost ?? '?'}, F5 ${after.cannon?.check.lost ?? '?'}`);
+    console.log('');
+  }
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   const cpus = os.cpus();
@@ -414,103 +619,26 @@ async function main(): Promise<void> {
   );
   console.log(
     `fake model: OpenAI-compatible SSE on loopback, own worker thread; reply 1 = get_current_time call, reply 2 = "${INSTANT_TEXT}". ` +
-      `${TURNS} turns after ${WARMUP} warm-up, ${TURNS_PER_SESSION} turns per session, JSON mode.`,
+      `${TURNS} turns after ${WARMUP} warm-up, ${TURNS_PER_SESSION} turns per session, JSON mode. Variants: ${VARIANTS.map((v) => v.id).join(', ')}; runners: ${RUNNERS.join(', ')}.`,
   );
 
   const model = await startInstantModel();
   const clock = new PartClock();
-  const results: { kind: RunnerKind; http: Turns; direct: Turns; tool: number[]; cannon?: Throughput }[] = [];
+  const results: Result[] = [];
   let perTurn: string[] = [];
   try {
-    for (const kind of ['in-process', 'worker'] as const) {
-      // 1. over HTTP, instrumented
-      const dataDir = tmp('oneclaw-f5-');
-      const inProcess = kind === 'in-process' ? inProcessRunner(dataDir) : undefined;
-      const sqlite = SqliteEventStore.open(path.join(dataDir, 'events.db'));
-      const server = await startTestServer({ dataDir, env: serverEnv(model), eventStore: timedEventStore(sqlite, clock), ...(inProcess ? { toolRunner: inProcess.runner } : {}) });
-      const restore = instrument(clock);
-      let httpTurns: Turns;
-      let tool: number[];
-      try {
-        httpTurns = await sequentialOverHttp(server, clock, kind);
-        perTurn = await eventsOfOneTurn(server, `${kind}-warm`);
-        const events = (await Promise.all(Array.from({ length: Math.ceil(TURNS / TURNS_PER_SESSION) }, (_, s) => readEvents(server, `${kind}-seq-${s}`)))).flat();
-        tool = events.filter((e) => e.type === 'MessageSent' && 'durationMs' in (e.data as object)).map((e) => Number((e.data as { durationMs?: unknown }).durationMs));
-        // 2. the same turns without HTTP and Nest
-        const direct = await sequentialDirect(kind, model, clock);
-        results.push({ kind, http: httpTurns, direct, tool });
-      } finally {
-        restore();
-        await server.close();
-        await inProcess?.host.close();
+    for (const kind of RUNNERS) {
+      for (const variant of VARIANTS) {
+        const measured = await measure(variant, kind, model, clock);
+        results.push(measured.result);
+        perTurn = measured.perTurn;
       }
-
-      // 3. throughput on a fresh server, not instrumented
-      const loadDir = tmp('oneclaw-f5-load-');
-      const loadRunner = kind === 'in-process' ? inProcessRunner(loadDir) : undefined;
-      const loadServer = await startTestServer({ dataDir: loadDir, env: serverEnv(model), ...(loadRunner ? { toolRunner: loadRunner.runner } : {}) });
-      try {
-        await startSessionOverHttp(loadServer, 'ready');
-        await post(loadServer.url, '/api/sessions/ready/messages', { text: MESSAGE });
-        const last = results.at(-1);
-        if (last) last.cannon = await throughput(loadServer, kind, perTurn);
-      } finally {
-        await loadServer.close();
-        await loadRunner?.host.close();
-        rmSync(loadDir, { recursive: true, force: true });
-      }
-      rmSync(dataDir, { recursive: true, force: true });
     }
-
     const fake = await model.stats();
     console.log(`one turn records ${perTurn.length} events: ${perTurn.join(', ')}`);
     console.log('');
-    for (const r of results) {
-      const http = summarize(r.http.totals);
-      const direct = summarize(r.direct.totals);
-      const tool = summarize(r.tool);
-      console.log(`### ${RUNNER_LABEL[r.kind]}`);
-      console.log('');
-      console.log(`Turn over HTTP, split (per-turn sums; p50s do not add up, shares do):`);
-      console.log('');
-      for (const line of splitTable(r.http, 'HTTP + rest (Nest, guards, body check, GetSession view, JSON, client)')) console.log(line);
-      console.log('');
-      console.log(`Same turn through TurnRunner.run (no HTTP, no Nest), split:`);
-      console.log('');
-      for (const line of splitTable(r.direct, 'rest (agent loop, activeToolSet, redaction, awaits)')) console.log(line);
-      console.log('');
-      console.log(`EventStore calls per turn: over HTTP ${r.http.storeCalls ?? '?'}; direct ${r.direct.storeCalls ?? '?'}`);
-      console.log(`tool durationMs recorded in the tool-result events: p50 ${tool.p50} ms, p99 ${tool.p99} ms (whole ms)`);
-      if (r.http.bytes)
-        console.log(`JSON response (turn result + session view): ${r.http.bytes.first} bytes after turn 1, ${r.http.bytes.last} bytes after turn ${TURNS_PER_SESSION}`);
-      console.log(
-        `ours over HTTP vs in-process core loop: ${(http.p50 / direct.p50).toFixed(2)}× at p50 (${ms(http.p50)} vs ${ms(direct.p50)}), ` +
-          `${(http.p99 / direct.p99).toFixed(2)}× at p99 (${ms(http.p99)} vs ${ms(direct.p99)}); HTTP + Nest add ${ms(http.p50 - direct.p50)} at p50`,
-      );
-      const c = r.cannon;
-      if (c) {
-        const res = c.result;
-        console.log(
-          `throughput, ${CONNECTIONS} connections, one session each at a time, ${c.turnsPerConnection} turns per connection: ` +
-            `${(res.requests.total / res.duration).toFixed(1)} turns/s over ${res.duration.toFixed(1)} s (${res.requests.total} requests), ` +
-            `latency p50 ${res.latency.p50} ms, p90 ${res.latency.p90} ms, p99 ${res.latency.p99} ms, max ${res.latency.max} ms, non-2xx ${res.non2xx}, errors ${res.errors}, timeouts ${res.timeouts}` +
-            (c.poolMisses > 0 ? `, requests without a free session ${c.poolMisses}` : ''),
-        );
-        console.log(
-          `  same run without each connection's first request (${c.steady.n} requests, timed from setupRequest to onResponse): ` +
-            `p50 ${c.steady.p50.toFixed(0)} ms, p99 ${c.steady.p99.toFixed(0)} ms`,
-        );
-        const k = c.check;
-        console.log(
-          `loss check over ${k.sessions} sessions (warm-up, probe and main runs): ${k.answered} turns answered 2xx, ${k.turnsRecorded} turns recorded, ` +
-            `${k.expectedEvents} events expected, ${k.readBack} read back, revision gaps ${k.revisionGaps}, turns without TurnFinished ${k.turnsWithoutFinish}, ` +
-            `turns not matching the ${perTurn.length}-event pattern ${k.malformedTurns}, extra events ${k.extra}`,
-        );
-        if (k.oddPatterns) console.log(`  turns not matching: ${k.oddPatterns.slice(0, 600)}`);
-        console.log(`events lost: ${k.lost}`);
-      }
-      console.log('');
-    }
+    for (const r of results) printResult(r, perTurn);
+    printComparison(results);
     console.log(
       `fake model: ${fake.replies} replies, ${fake.refused} refused, its own work ${((1000 * fake.workMs) / Math.max(1, fake.replies)).toFixed(1)} µs per reply on average; ` +
         `bench took ${((performance.now() - began) / 1000).toFixed(0)} s`,

@@ -130,4 +130,22 @@ describe('ConfiguredModelResolver: which provider and model a turn uses', () => 
       replica.cleanup();
     }
   });
+
+  it('F5 caughtUp: resolves from the state the turn already caught up (no second read); the next catch-up sees the change', async () => {
+    const { services } = setUp(ENV_OPENAI);
+    expect((await services.models.resolve(agent())).providerId).toBe('env');
+    const replica = fixture.replica();
+    try {
+      const local = await localProvider(replica);
+      await replica.services.providers.addModel(local, 'llama3', undefined);
+      await replica.services.providers.setDefaultModel(local, 'llama3');
+      // Not read again: the turn caught up before the other replica's change.
+      expect((await services.models.resolve(agent(), { caughtUp: true })).providerId).toBe('env');
+      // The next turn's one catch-up (the agent directory's refresh) brings it in for both lookups.
+      await services.agents.refresh();
+      expect(await services.models.resolve(agent(), { caughtUp: true })).toMatchObject({ providerId: local, model: 'llama3' });
+    } finally {
+      replica.cleanup();
+    }
+  });
 });

@@ -16,7 +16,15 @@ export interface ResolvedModel {
 
 /** What the agent loop asks once per turn; throws `provider_not_configured` when nothing can be used. */
 export interface ModelResolver {
-  resolve(agent: Agent): Promise<ResolvedModel>;
+  resolve(agent: Agent, options?: ResolveOptions): Promise<ResolvedModel>;
+}
+
+export interface ResolveOptions {
+  /**
+   * The caller caught the configuration up with the store a moment ago (the turn does it once,
+   * for its agent and its model): resolve from the cached state without another read.
+   */
+  readonly caughtUp?: boolean;
 }
 
 export interface ConfiguredModelResolverOptions {
@@ -46,8 +54,8 @@ export class ConfiguredModelResolver implements ModelResolver {
     this.createClient = options.createClient ?? createModelProvider;
   }
 
-  async resolve(agent: Agent): Promise<ResolvedModel> {
-    const state = await this.repository.load();
+  async resolve(agent: Agent, options: ResolveOptions = {}): Promise<ResolvedModel> {
+    const state = options.caughtUp ? this.repository.cached : await this.repository.load();
     const preferred = agent.preferredProviderId ? this.providers.usable(state, agent.preferredProviderId) : undefined;
     if (preferred) {
       const fromDefault = state.defaultModel?.providerId === preferred.providerId ? state.defaultModel.modelId : undefined;

@@ -148,7 +148,7 @@ describe('S1/S6: the HTTP answers have exactly the fields of @oneclaw/api-contra
     for (const summary of list.sessions) expectFields<SessionSummary>(summary, sessionSummary);
 
     const events = (await api('GET', '/api/sessions/contract-1/events')).body;
-    expectFields<SessionEvents>(events, { sessionId: 'required', events: 'required' });
+    expectFields<SessionEvents>(events, { sessionId: 'required', events: 'required', nextRevision: 'required' });
 
     const tools = (await api('GET', '/api/sessions/contract-1/tools')).body;
     expectFields<ActiveTools>(tools, { sessionId: 'required', revision: 'required', loadedGroups: 'required', tools: 'required' });
@@ -156,12 +156,17 @@ describe('S1/S6: the HTTP answers have exactly the fields of @oneclaw/api-contra
     for (const tool of tools.tools) expectFields<ActiveToolView>(tool, activeToolView);
   });
 
-  it('a turn: the JSON answer, and the SSE events of /clear with their data', async () => {
+  it('a turn: the JSON answer (the session view only with ?include=session), and the SSE events of /clear with their data', async () => {
     await api('POST', '/api/sessions', { sessionId: 'contract-2' });
     const answer = await api('POST', '/api/sessions/contract-2/messages', { text: '/clear' });
     expect(answer.status).toBe(200);
-    expectFields<TurnAnswer>(answer.body, { ...turnResult, session: 'required' });
-    expectFields<SessionView>(answer.body.session, sessionView);
+    expectFields<TurnAnswer>(answer.body, { ...turnResult, session: 'optional' });
+    expect(answer.body).not.toHaveProperty('session');
+    const withView = await api('POST', '/api/sessions/contract-2/messages?include=session', { text: '/clear' });
+    expect(withView.status).toBe(200);
+    expectFields<TurnAnswer>(withView.body, { ...turnResult, session: 'optional' });
+    expect(withView.body).toHaveProperty('session');
+    expectFields<SessionView>(withView.body.session, sessionView);
 
     const streamed = await server.stream('/api/sessions/contract-2/messages', { text: '/clear' });
     expect(streamed.events.map((e) => e.event)).toEqual(['session_cleared', 'done']);

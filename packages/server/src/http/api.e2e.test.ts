@@ -881,8 +881,9 @@ describe('secrets and failures (API-17 / SEC-07)', () => {
   it('API-17 a store failure after a streamed turn has begun ends the stream with a generic error event, and is logged', async () => {
     await startSession(server, 'mid-stream');
     const repository = server.app.get(SessionRepository);
+    // Every append of a session goes through recordAll (record too; a turn records its steps with it).
     jest
-      .spyOn(repository, 'record')
+      .spyOn(repository, 'recordAll')
       .mockRejectedValue(
         new StorageUnavailableError(`Cannot append to the event store '${server.dataDir}/events.db': disk I/O error (key ${SECRET}).`, { file: `${server.dataDir}/events.db` }),
       );

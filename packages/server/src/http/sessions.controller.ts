@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { SessionsAnswer } from '@oneclaw/api-contract';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { SESSION_EVENTS_PAGE, type SessionsAnswer } from '@oneclaw/api-contract';
 import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { CancelTurnCommand } from '../sessions/commands/cancel-turn.command';
@@ -35,12 +35,14 @@ import {
   type SendMessageBody,
   type StartSessionBody,
 } from './body-schemas';
+import { eventsPageOf } from './events-page';
 import { revisionFromIfMatch } from './if-match';
 import { editMessageBody, retryTurnBody, type EditMessageBody, type RetryTurnBody } from './redo-body-schemas';
-import { respondWithTurn } from './turn-response';
+import { respondWithTurn, wantsSessionView } from './turn-response';
 import { ValidateBody } from './validate-body.pipe';
 
 const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the command once.' };
+const includeQuery = { name: 'include', required: false, description: "'session': the JSON answer also carries the whole session view (not sent otherwise)." };
 const ifMatchHeader = { name: 'If-Match', required: false, description: 'The session revision you read; a stale one answers 412.' };
 
 /** Sessions over REST; SendMessage streams its turn over SSE when asked for text/event-stream. */
@@ -102,9 +104,12 @@ export class SessionsController {
   }
 
   @Get(':id/events')
-  @ApiOperation({ summary: 'GetSessionEvents: the raw event stream' })
-  events(@Param('id') id: string) {
-    return this.queries.execute(new GetSessionEventsQuery(id));
+  @ApiOperation({ summary: 'GetSessionEvents: one page of the raw event stream; nextRevision is the fromRevision of the next page (null at the end)' })
+  @ApiQuery({ name: 'fromRevision', required: false, description: 'First revision to return (default 0).' })
+  @ApiQuery({ name: 'limit', required: false, description: `Events per page, 1 to ${SESSION_EVENTS_PAGE.maxLimit} (default ${SESSION_EVENTS_PAGE.defaultLimit}).` })
+  events(@Param('id') id: string, @Query('fromRevision') fromRevision: unknown, @Query('limit') limit: unknown) {
+    const page = eventsPageOf(fromRevision, limit);
+    return this.queries.execute(new GetSessionEventsQuery(id, page.fromRevision, page.limit));
   }
 
   @Get(':id/tools')
@@ -126,11 +131,13 @@ export class SessionsController {
   @ApiOperation({ summary: 'SendMessage: runs a turn; with Accept: text/event-stream the turn streams as SSE' })
   @ApiBody({ schema: sendMessageBody })
   @ApiHeader(idempotencyHeader)
+  @ApiQuery(includeQuery)
   message(
     @Param('id') id: string,
     @Body(new ValidateBody<SendMessageBody>(sendMessageBody)) body: SendMessageBody,
     @Headers('idempotency-key') key: string | undefined,
     @Headers('accept') accept: string | undefined,
+    @Query('include') include: unknown,
     @Res() res: ServerResponse,
   ): Promise<void> {
     const requestId = key ? derivedId('turn', key) : undefined;
@@ -139,7 +146,7 @@ export class SessionsController {
       accept,
       logger: this.logger,
       run: (observer, signal) => this.commands.execute(new SendMessageCommand(id, body.text ?? '', requestId, observer, signal, body.attachments)),
-      session: () => this.queries.execute(new GetSessionQuery(id)),
+      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
     });
   }
 
@@ -151,11 +158,13 @@ export class SessionsController {
   })
   @ApiBody({ schema: retryTurnBody })
   @ApiHeader(idempotencyHeader)
+  @ApiQuery(includeQuery)
   retry(
     @Param('id') id: string,
     @Body(new ValidateBody<RetryTurnBody>(retryTurnBody)) body: RetryTurnBody,
     @Headers('idempotency-key') key: string | undefined,
     @Headers('accept') accept: string | undefined,
+    @Query('include') include: unknown,
     @Res() res: ServerResponse,
   ): Promise<void> {
     const requestId = key ? derivedId('turn', key) : undefined;
@@ -164,7 +173,7 @@ export class SessionsController {
       accept,
       logger: this.logger,
       run: (observer, signal) => this.commands.execute(new RetryTurnCommand(id, body.messageId, requestId, observer, signal)),
-      session: () => this.queries.execute(new GetSessionQuery(id)),
+      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
     });
   }
 
@@ -176,12 +185,14 @@ export class SessionsController {
   })
   @ApiBody({ schema: editMessageBody })
   @ApiHeader(idempotencyHeader)
+  @ApiQuery(includeQuery)
   edit(
     @Param('id') id: string,
     @Param('messageId') messageId: string,
     @Body(new ValidateBody<EditMessageBody>(editMessageBody)) body: EditMessageBody,
     @Headers('idempotency-key') key: string | undefined,
     @Headers('accept') accept: string | undefined,
+    @Query('include') include: unknown,
     @Res() res: ServerResponse,
   ): Promise<void> {
     const requestId = key ? derivedId('turn', key) : undefined;
@@ -190,7 +201,7 @@ export class SessionsController {
       accept,
       logger: this.logger,
       run: (observer, signal) => this.commands.execute(new EditMessageCommand(id, messageId, body.text, requestId, observer, signal)),
-      session: () => this.queries.execute(new GetSessionQuery(id)),
+      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
     });
   }
 

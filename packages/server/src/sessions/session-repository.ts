@@ -9,12 +9,14 @@ import {
   sessionStreamId,
   recordCommand,
   type EventStore,
+  type ReadStreamOptions,
   type RecordedEvent,
   type SessionCommand,
   type SessionEvent,
   type SessionState,
   type ToolCatalogue,
 } from '@oneclaw/core';
+import type { SessionCheckpoints } from './session-checkpoints';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -39,6 +41,18 @@ export interface RecordOptions {
   readonly expectedRevision?: number;
 }
 
+/** One of several commands recorded in one append (`recordAll`). */
+export interface StagedCommand {
+  readonly command: SessionCommand;
+  readonly options: RecordOptions;
+}
+
+/** The events `preview` already decided for the staged commands, on this state. */
+export interface DecidedOn {
+  readonly state: SessionState;
+  readonly events: readonly SessionEvent[];
+}
+
 const MAX_CACHED_SESSIONS = 1000;
 
 /**
@@ -56,11 +70,18 @@ export class SessionRepository {
     private readonly store: EventStore,
     private readonly catalogue: ToolCatalogue,
     private readonly now: () => Date = () => new Date(),
+    /** Snapshots for cold loads (F4); without them a cold load replays the whole stream (KurrentDB, PostgreSQL, tests). */
+    private readonly checkpoints?: SessionCheckpoints,
   ) {}
 
   /** The session now (started or not). */
   async load(sessionId: string): Promise<SessionSnapshot> {
     assertSessionId(sessionId);
+    if (this.checkpoints && !this.cache.has(sessionId)) {
+      const loaded = await this.checkpoints.load(sessionId);
+      const snapshot = { sessionId, state: loaded.state, revision: loaded.revision };
+      return loaded.revision === 'no_stream' ? snapshot : this.remember(snapshot);
+    }
     const cached = this.cache.get(sessionId) ?? { sessionId, state: initialSessionState, revision: 'no_stream' as const };
     const fromRevision = cached.revision === 'no_stream' ? 0 : cached.revision + 1;
     const fresh = await this.store.readStream(sessionStreamId(sessionId), { fromRevision });
@@ -81,8 +102,19 @@ export class SessionRepository {
    * retried from fresh state a bounded number of times, then thrown (409).
    */
   record(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
+    return this.recordAll(sessionId, [{ command, options }]);
+  }
+
+  /**
+   * Decides the commands in order, each on the state the one before leaves, and appends all their
+   * events in one append (one transaction, one fsync): all land or none. A conflict re-decides
+   * them all on fresh state. The first command's `expectedRevision` is the If-Match. `decided`:
+   * the events `preview` gave for these commands, used as they are when the session is still the
+   * very state they were decided on (not deciding twice), else decided again.
+   */
+  recordAll(sessionId: string, steps: readonly StagedCommand[], decided?: DecidedOn): Promise<Recorded> {
     const previous = this.writing.get(sessionId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.recordNow(sessionId, command, options));
+    const next = previous.catch(() => undefined).then(() => this.recordNow(sessionId, steps, decided));
     this.writing.set(sessionId, next);
     void next
       .finally(() => {
@@ -92,7 +124,29 @@ export class SessionRepository {
     return next;
   }
 
-  private async recordNow(sessionId: string, command: SessionCommand, options: RecordOptions): Promise<Recorded> {
+  /**
+   * What `command` would append to `snapshot` and the state after it, without appending (a turn
+   * builds its next command on it, then records them together with `recordAll`). The revision
+   * is the one the events get if nothing else lands first.
+   */
+  preview(snapshot: SessionSnapshot, command: SessionCommand, options: RecordOptions): Recorded {
+    const events = this.decideOne(command, snapshot.state, options);
+    if (events.length === 0) return { ...snapshot, events };
+    const base = snapshot.revision === 'no_stream' ? -1 : snapshot.revision;
+    return { sessionId: snapshot.sessionId, state: replay(events, snapshot.state), revision: base + events.length, events };
+  }
+
+  private decideOne(command: SessionCommand, state: SessionState, options: RecordOptions): SessionEvent[] {
+    return decide(command, state, {
+      now: this.now,
+      newId: deterministicIds(options.commandId),
+      catalogue: this.catalogue,
+      ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+    });
+  }
+
+  private async recordNow(sessionId: string, steps: readonly StagedCommand[], decided?: DecidedOn): Promise<Recorded> {
+    const options: RecordOptions = steps[0]?.options ?? { commandId: 'none' };
     const { state, revision, events } = await recordCommand<SessionSnapshot, SessionEvent>({
       store: this.store,
       streamId: sessionStreamId(sessionId),
@@ -112,22 +166,32 @@ export class SessionRepository {
         return current;
       },
       // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
-      decide: (current) =>
-        decide(command, current.state, {
-          now: this.now,
-          newId: deterministicIds(options.commandId),
-          catalogue: this.catalogue,
-          ...(options.correlationId ? { correlationId: options.correlationId } : {}),
-        }),
-      appended: (current, appended, next) => this.remember({ sessionId, state: replay(appended, current.state), revision: next }),
+      decide: (current) => {
+        if (decided && current.state === decided.state) return [...decided.events];
+        if (steps.length === 1) return this.decideOne((steps[0] as StagedCommand).command, current.state, options);
+        const all: SessionEvent[] = [];
+        let state = current.state;
+        for (const step of steps) {
+          const events = this.decideOne(step.command, state, step.options);
+          if (events.length > 0) state = replay(events, state);
+          all.push(...events);
+        }
+        return all;
+      },
+      appended: (current, appended, next) => {
+        const recorded = this.remember({ sessionId, state: replay(appended, current.state), revision: next });
+        this.checkpoints?.recorded(sessionId, current.revision, recorded.state, (appended.at(-1) as SessionEvent).metadata.eventId);
+        return recorded;
+      },
       reload: () => this.load(sessionId),
     });
     return { sessionId, state, revision, events };
   }
 
-  async events(sessionId: string): Promise<readonly RecordedEvent[]> {
+  /** The session's events (all, or the part `options` asks for). */
+  async events(sessionId: string, options?: ReadStreamOptions): Promise<readonly RecordedEvent[]> {
     assertSessionId(sessionId);
-    return this.store.readStream(sessionStreamId(sessionId));
+    return this.store.readStream(sessionStreamId(sessionId), options);
   }
 
   private remember(snapshot: SessionSnapshot): SessionSnapshot {

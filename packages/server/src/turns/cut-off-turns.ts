@@ -90,9 +90,10 @@ export class CutOffTurns {
   /**
    * Closes the session's open turn when it was cut off. Throws `turn_in_progress` when it is
    * running here (other than `ownTurnId`, the caller's own) or may still run on another replica.
+   * `loaded`: the session as the caller has just read it (nothing awaited since), saving a read.
    */
-  async closeIfCutOff(sessionId: string, ownTurnId?: string): Promise<CutOffCheck> {
-    const session = await this.deps.sessions.load(sessionId);
+  async closeIfCutOff(sessionId: string, ownTurnId?: string, loaded?: SessionSnapshot): Promise<CutOffCheck> {
+    const session = loaded ?? (await this.deps.sessions.load(sessionId));
     const turn = session.state.openTurn;
     const pendingWithoutTurn = turn === null && session.state.pendingToolCalls.size > 0;
     if (turn === null && !pendingWithoutTurn) return { session };

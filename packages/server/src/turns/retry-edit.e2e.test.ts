@@ -109,7 +109,7 @@ describe('retry and edit of the last turn with a FAKE Anthropic model', () => {
     const messageId = await lastUserMessageId(server, 'again');
 
     model.enqueue(fakeReply.text('Joke two.'));
-    const retried = await server.api('POST', '/api/sessions/again/retry', { messageId });
+    const retried = await server.api('POST', '/api/sessions/again/retry?include=session', { messageId });
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ reason: 'completed', reply: 'Joke two.' });
     const sent = sentText(model, 2);
@@ -184,7 +184,7 @@ describe('retry and edit of the last turn with a FAKE Anthropic model', () => {
     expect(compacted?.data).toMatchObject({ boundaryMessageId: messageId });
 
     model.enqueue(fakeReply.text('A short fox story.'));
-    const retried = await server.api('POST', '/api/sessions/cmp/retry', { messageId });
+    const retried = await server.api('POST', '/api/sessions/cmp/retry?include=session', { messageId });
     expect(retried.body).toMatchObject({ reason: 'completed', session: { summary: null } });
     const sent = sentText(model, 3);
     expect(sent).not.toContain(SUMMARY_HEADER.slice(1, 40));

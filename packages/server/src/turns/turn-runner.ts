@@ -10,6 +10,7 @@ import {
   type CompactionTrigger,
   type ReplyAdjustments,
   type SessionCommand,
+  type SessionEvent,
   type TurnHost,
   type TurnStopReason,
 } from '@oneclaw/core';
@@ -19,7 +20,7 @@ import type { Agent, AgentDirectory } from '../agents/agent-directory';
 import type { ModelResolver, ResolvedModel } from '../config/model-resolver';
 import { type ModelResponse, type TokenUsage, isProviderError, PROVIDER_LABELS, type ProviderError } from '@oneclaw/model-providers';
 import type { SecretRedactor } from '../security/secret-redactor';
-import type { Recorded, SessionRepository, SessionSnapshot } from '../sessions/session-repository';
+import type { Recorded, SessionRepository, SessionSnapshot, StagedCommand } from '../sessions/session-repository';
 import type { ToolRuntime } from '../tools/tool-runtime';
 import { toChatMessages } from './conversation';
 import { withAttachmentBytes, type AttachmentReader } from './load-attachments';
@@ -121,12 +122,16 @@ export class TurnRunner {
     try {
       // An earlier turn left open (server killed, or stopped without its end) is closed first,
       // so every turn in the stream ends with a TurnFinished and its calls have results.
-      const { session: current } = await this.deps.cutOffTurns.closeIfCutOff(request.sessionId, turnId);
+      // The session was read just above with nothing awaited since: no second read.
+      const { session: current } = await this.deps.cutOffTurns.closeIfCutOff(request.sessionId, turnId, session);
       if (request.requestId && turnAlreadyRan(current.state, turnId)) {
         throw new OneClawError('duplicate_request', 'This message was already sent with the same Idempotency-Key; its turn has run. Use a new key for a new message.');
       }
-      const agent = await this.deps.agents.find(current.state.agentId ?? '');
-      const provider = await this.deps.models.resolve(agent);
+      // One catch-up with the configuration stream per turn (other replicas' changes apply from
+      // the next turn), then the agent and its model from that state without further reads.
+      await this.deps.agents.refresh();
+      const agent = this.deps.agents.get(current.state.agentId ?? '');
+      const provider = await this.deps.models.resolve(agent, { caughtUp: true });
       if (!request.redo && request.text.trim() === COMPACT_COMMAND) {
         // Like /clear it is not a message: nothing is sent to the agent, only the summary request.
         const outcome = await compactConversation(this.deps.compactor, {
@@ -150,7 +155,7 @@ export class TurnRunner {
           ...(outcome.code ? { code: outcome.code } : {}),
         };
       }
-      const turn = new Turn(this.deps, agent, provider, request.sessionId, turnId, controller.signal, observer);
+      const turn = new Turn(this.deps, agent, provider, request.sessionId, turnId, controller.signal, observer, current);
       return await turn.run(openingCommand(request, turnId, this.deps.identity.host));
     } catch (error) {
       failed = true;
@@ -170,9 +175,24 @@ export class TurnRunner {
   }
 }
 
-/** One turn's working state: its step counter (for deterministic event ids), usage and rounds. */
+/**
+ * One turn's working state: its step counter (for deterministic event ids), usage and rounds.
+ *
+ * Commands are staged (decided on the projected state at once, so a refusal still surfaces where
+ * it did) and appended together at the points where the record must be durable before anything
+ * else happens (docs/adr, "group commit"): before each model request (the user message or the tool
+ * results of the previous round go with `ModelRequested`), before the tools run (the reply with
+ * its calls), before a compaction, and at the end (the last reply with `TurnFinished`). A crash
+ * loses only what nothing had acted on yet. Stream updates of staged commands go out after the
+ * append, so the client never sees a step that is not recorded.
+ */
 class Turn {
   private step = 0;
+  private staged: StagedCommand[] = [];
+  /** What `preview` decided for the staged commands, and the state the first was decided on. */
+  private stagedOn: { readonly state: SessionSnapshot['state']; readonly events: SessionEvent[] } | undefined;
+  /** Updates to send once the staged commands are recorded, in order, with the events each decided. */
+  private afterFlush: { readonly then: (events: readonly SessionEvent[]) => void; readonly events: readonly SessionEvent[] }[] = [];
   private rounds = 0;
   private usage: TokenUsage = ZERO_USAGE;
   private reply = '';
@@ -188,6 +208,8 @@ class Turn {
     private readonly turnId: string,
     private readonly signal: AbortSignal,
     private readonly observer: TurnObserver,
+    /** The session as recorded plus what is staged; at first, as the turn found it. */
+    private projected: SessionSnapshot,
   ) {
     this.allowed = agent.allowedTools;
   }
@@ -198,7 +220,8 @@ class Turn {
     // is a plain HTTP error; a new message starts the stream first, as it always has.
     const started = () => this.observer({ type: 'turn_started', sessionId: this.sessionId, turnId: this.turnId });
     if (opening.type === 'RecordUserMessage') started();
-    let session: SessionSnapshot = await this.record(opening);
+    // The user message goes with the first ModelRequested; a retry or an edit is recorded now.
+    let session: SessionSnapshot = opening.type === 'RecordUserMessage' ? this.put(opening) : await this.record(opening);
     if (opening.type !== 'RecordUserMessage') started();
     const breaker = new ToolLoopBreaker();
     for (;;) {
@@ -210,6 +233,7 @@ class Turn {
       // input as the provider counted it, plus what was added since). At the start of a round,
       // so a long tool loop is relieved too. A failure is recorded and the turn goes on.
       if (this.deps.compactor.isDue(session.state, this.provider)) {
+        await this.flush();
         this.step += 1;
         const outcome = await compactConversation(this.deps.compactor, {
           sessionId: this.sessionId,
@@ -222,11 +246,13 @@ class Turn {
           observer: this.observer,
         });
         session = outcome.session;
+        this.projected = session;
         if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
       }
       const active = activeToolSet(session.state, this.deps.tools.registry, this.allowed ? { allowedTools: this.allowed } : {});
       const payload = this.deps.tools.payloads.build(this.provider.client.name, active);
       const model = this.provider.model;
+      // Durable before the request goes out, with whatever was staged since the last append.
       session = await this.record({
         type: 'RecordModelRequest',
         provider: this.provider.client.name,
@@ -269,6 +295,7 @@ class Turn {
           const relieved = await this.relieveOverflow(error, session);
           if (typeof relieved === 'string') return this.finish('provider_error', relieved);
           session = relieved;
+          this.projected = relieved;
           continue;
         }
         const e = error as { code?: string; message?: string };
@@ -298,27 +325,35 @@ class Turn {
       );
       const adjustments: ReplyAdjustments = { ...renames, ...(fitted.cut ? { cut: fitted.cut } : {}) };
       const replyText = fitted.reply.text;
-      session = await this.record({
-        type: 'RecordAssistantMessage',
-        messageId: `${this.turnId}-assistant-${this.rounds}`,
-        text: replyText,
-        toolCalls: fitted.reply.toolCalls,
-        ...(fitted.reply.providerMetadata ? { providerMetadata: fitted.reply.providerMetadata } : {}),
-        ...(Object.keys(adjustments).length > 0 ? { adjustments } : {}),
-        usage: { inputTokens: tokenCount(response.usage.inputTokens), outputTokens: tokenCount(response.usage.outputTokens) },
-        ...answeredBy,
-        ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}),
-      });
-      this.observer({
-        type: 'assistant_message',
-        messageId: `${this.turnId}-assistant-${this.rounds}`,
-        text: replyText,
-        toolCalls: calls.length,
-        ...answeredBy,
-        ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}),
-      });
+      const messageId = `${this.turnId}-assistant-${this.rounds}`;
+      const assistantMessage = () =>
+        this.observer({
+          type: 'assistant_message',
+          messageId,
+          text: replyText,
+          toolCalls: calls.length,
+          ...answeredBy,
+          ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}),
+        });
+      // Staged: recorded with TurnFinished when it is the last reply, else just before its tools run.
+      this.put(
+        {
+          type: 'RecordAssistantMessage',
+          messageId,
+          text: replyText,
+          toolCalls: fitted.reply.toolCalls,
+          ...(fitted.reply.providerMetadata ? { providerMetadata: fitted.reply.providerMetadata } : {}),
+          ...(Object.keys(adjustments).length > 0 ? { adjustments } : {}),
+          usage: { inputTokens: tokenCount(response.usage.inputTokens), outputTokens: tokenCount(response.usage.outputTokens) },
+          ...answeredBy,
+          ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}),
+        },
+        assistantMessage,
+      );
       if (replyText) this.reply = replyText;
       if (calls.length === 0) return this.finish('completed', `Answered after ${this.rounds} model request(s).`);
+      // A tool call is recorded before the tool runs.
+      session = await this.flush();
 
       for (const call of calls) {
         this.observer({ type: 'tool_call_started', callId: call.callId, toolName: call.toolName, arguments: call.recorded });
@@ -359,6 +394,7 @@ class Turn {
     const said = `(${PROVIDER_LABELS[this.provider.client.name]}: ${reason})`;
     if (this.overflowCompacted) return this.deps.redactor.redactText(`${what}, even after it was compacted. ${todo} ${said}`);
     this.overflowCompacted = true;
+    await this.flush();
     this.step += 1;
     const outcome = await compactConversation(this.deps.compactor, {
       sessionId: this.sessionId,
@@ -385,27 +421,30 @@ class Turn {
       toolName: outcome.toolName,
       durationMs: Math.round(outcome.durationMs),
     };
-    let session = await this.record(
+    // Staged: recorded with the next ModelRequested (or TurnFinished); the update follows the record.
+    let session = this.put(
       result.status === 'success'
         ? { type: 'RecordToolResult', ...base, status: 'success', result: text }
         : { type: 'RecordToolResult', ...base, status: 'error', errorType: result.errorType, message: text },
+      () =>
+        this.observer({
+          type: 'tool_call_finished',
+          callId: outcome.callId,
+          toolName: outcome.toolName,
+          status: result.status,
+          durationMs: base.durationMs,
+          ...(result.status === 'error' ? { errorType: result.errorType } : {}),
+          preview: text.slice(0, PREVIEW_CHARS),
+        }),
     );
-    this.observer({
-      type: 'tool_call_finished',
-      callId: outcome.callId,
-      toolName: outcome.toolName,
-      status: result.status,
-      durationMs: base.durationMs,
-      ...(result.status === 'error' ? { errorType: result.errorType } : {}),
-      preview: text.slice(0, PREVIEW_CHARS),
-    });
     if (outcome.toolName === LOAD_TOOL_GROUP && result.status === 'success') {
       const groupName = String(outcome.arguments?.group_name ?? '').trim();
       try {
-        const loaded = await this.record({ type: 'LoadToolGroup', groupName, source: { kind: 'tool_call', callId: outcome.callId } });
-        session = loaded;
-        const event = loaded.events[0];
-        if (event?.type === 'ToolGroupLoaded') this.observer({ type: 'group_loaded', groupName, toolNames: event.data.toolNames });
+        // Decided at once on the staged state: a refusal is caught here as before.
+        session = this.put({ type: 'LoadToolGroup', groupName, source: { kind: 'tool_call', callId: outcome.callId } }, (events) => {
+          const event = events[0];
+          if (event?.type === 'ToolGroupLoaded') this.observer({ type: 'group_loaded', groupName, toolNames: event.data.toolNames });
+        });
       } catch (error) {
         // The group vanished between the tool's answer and the record (its JS file was removed):
         // the model already has the tool result; the next request simply lacks the group.
@@ -456,16 +495,19 @@ class Turn {
       );
       const messageId = `${this.turnId}-assistant-${this.rounds}`;
       const kept = { ...answeredBy, ...(fitted.reply.reasoning ? { reasoning: fitted.reply.reasoning } : {}) };
-      await this.record({
-        type: 'RecordAssistantMessage',
-        messageId,
-        text: fitted.reply.text,
-        toolCalls: [],
-        partial: true,
-        ...(fitted.cut ? { adjustments: { cut: fitted.cut } } : {}),
-        ...kept,
-      });
-      this.observer({ type: 'assistant_message', messageId, text: fitted.reply.text, toolCalls: 0, partial: true, ...kept });
+      // Recorded together with the TurnFinished below.
+      this.put(
+        {
+          type: 'RecordAssistantMessage',
+          messageId,
+          text: fitted.reply.text,
+          toolCalls: [],
+          partial: true,
+          ...(fitted.cut ? { adjustments: { cut: fitted.cut } } : {}),
+          ...kept,
+        },
+        () => this.observer({ type: 'assistant_message', messageId, text: fitted.reply.text, toolCalls: 0, partial: true, ...kept }),
+      );
       if (fitted.reply.text) this.reply = fitted.reply.text;
     }
     return this.finish('cancelled', cancelDetail(this.signal));
@@ -477,9 +519,42 @@ class Turn {
     return { turnId: this.turnId, reason, detail, rounds: this.rounds, usage: this.usage, reply: this.reply, revision: done.revision };
   }
 
-  private record(command: SessionCommand): Promise<Recorded> {
+  /** Stages the command and records it with everything staged before it, in one append. */
+  private async record(command: SessionCommand): Promise<Recorded> {
+    this.put(command);
+    return this.flush();
+  }
+
+  /**
+   * Stages the command: decided now on the projected state (a refusal throws here, and nothing is
+   * staged), appended at the next `flush`. `then` runs once it is recorded (its stream update).
+   * Returns the projected session.
+   */
+  private put(command: SessionCommand, then?: (events: readonly SessionEvent[]) => void): SessionSnapshot {
     this.step += 1;
-    return this.deps.sessions.record(this.sessionId, command, { commandId: `${this.sessionId}:${this.turnId}:${this.step}`, correlationId: this.turnId });
+    const options = { commandId: `${this.sessionId}:${this.turnId}:${this.step}`, correlationId: this.turnId };
+    const preview = this.deps.sessions.preview(this.projected, command, options);
+    this.stagedOn ??= { state: this.projected.state, events: [] };
+    this.stagedOn.events.push(...preview.events);
+    this.staged.push({ command, options });
+    if (then) this.afterFlush.push({ then, events: preview.events });
+    this.projected = preview;
+    return preview;
+  }
+
+  /** Appends everything staged in one append (one transaction), then sends their updates. */
+  private async flush(): Promise<Recorded> {
+    const steps = this.staged;
+    const updates = this.afterFlush;
+    const decided = this.stagedOn;
+    this.staged = [];
+    this.afterFlush = [];
+    this.stagedOn = undefined;
+    if (steps.length === 0) return { ...this.projected, events: [] };
+    const recorded = await this.deps.sessions.recordAll(this.sessionId, steps, decided);
+    this.projected = recorded;
+    for (const update of updates) update.then(update.events);
+    return recorded;
   }
 }
 
