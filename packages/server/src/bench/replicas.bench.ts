@@ -50,6 +50,8 @@ interface Run {
   /** Share of sampled backend states (PostgreSQL runs only). */
   readonly backends?: ReadonlyMap<string, number>;
   readonly samples: number;
+  /** Appends (position counter updates) per measured turn. */
+  readonly commitsPerTurn?: number;
   readonly loss: LossCheck;
 }
 
@@ -65,7 +67,9 @@ interface LossCheck {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (xs: readonly number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
+  if (sorted.length === 0) return NaN;
+  const mid = (sorted.length - 1) / 2;
+  return ((sorted[Math.floor(mid)] as number) + (sorted[Math.ceil(mid)] as number)) / 2;
 };
 const percentile = (sorted: readonly number[], p: number) => (sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number));
 
@@ -135,11 +139,17 @@ async function startServers(setup: Setup, model: InstantModel, databaseUrl: stri
 function sampleBackends(cluster: TestPostgres, database: string) {
   const counts = new Map<string, number>();
   let samples = 0;
+  let commitsAtStart = 0;
+  let commitsAtEnd = 0;
+  // Each append updates the position counter row once (ADR 0014): its update count is the number of appends.
+  const commits = async () =>
+    Number((await client.query<{ n: string }>("SELECT coalesce(sum(n_tup_upd), 0) AS n FROM pg_stat_user_tables WHERE relname = 'event_positions'")).rows[0]?.n ?? 0);
   let stopped = false;
   const client = new pg.Client({ connectionString: cluster.url(database) });
   const done = (async () => {
     await client.connect();
     try {
+      commitsAtStart = await commits();
       while (!stopped) {
         const { rows } = await client.query<{ state: string | null; wait: string | null }>(
           `SELECT state, wait_event_type || ':' || wait_event AS wait FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
@@ -152,6 +162,11 @@ function sampleBackends(cluster: TestPostgres, database: string) {
         }
         await pause(20);
       }
+      // The statistics collector reports with a delay of up to a second: pg_stat_clear_snapshot
+      // alone does not flush other backends' counts, so wait for them to settle.
+      await pause(1500);
+      await client.query('SELECT pg_stat_clear_snapshot()');
+      commitsAtEnd = await commits();
     } finally {
       await client.end();
     }
@@ -160,7 +175,7 @@ function sampleBackends(cluster: TestPostgres, database: string) {
     async stop() {
       stopped = true;
       await done;
-      return { counts, samples };
+      return { counts, samples, commits: commitsAtEnd - commitsAtStart };
     },
   };
 }
@@ -236,6 +251,7 @@ async function runOnce(setup: Setup, model: InstantModel, cluster: TestPostgres 
       cpu: { servers: cpu.servers / Math.max(1, turns), postgres: cpu.postgres / Math.max(1, turns), bench: cpu.bench / Math.max(1, turns) },
       ...(sampled ? { backends: sampled.counts } : {}),
       samples: sampled?.samples ?? 0,
+      ...(sampled ? { commitsPerTurn: sampled.commits / Math.max(1, turns) } : {}),
       loss,
     };
   } finally {
@@ -358,7 +374,13 @@ async function main(): Promise<void> {
     for (const setup of ['postgres-1', 'postgres-3'] as const) {
       const merged = new Map<string, number>();
       for (const r of runs.filter((x) => x.setup === setup)) for (const [k, n] of r.backends ?? []) merged.set(k, (merged.get(k) ?? 0) + n);
+      const mine = runs.filter((x) => x.setup === setup);
+      const perTurn = median(mine.map((r) => r.commitsPerTurn ?? NaN));
+      const commitsPerSecond = median(mine.map((r) => ((r.commitsPerTurn ?? NaN) * r.turns) / r.seconds));
       console.log(`${LABEL[setup]}, PostgreSQL backends of the database (sampled every ~20 ms): ${formatShares(merged)}`);
+      console.log(
+        `  ${perTurn.toFixed(1)} appends per turn, ${commitsPerSecond.toFixed(0)} appends/s: one append holds the position lock ~${(1000 / commitsPerSecond).toFixed(1)} ms on average (1 s / appends per s, as they go one at a time)`,
+      );
     }
     const lost = runs.reduce((sum, r) => sum + r.loss.lost, 0);
     const duplicated = runs.reduce((sum, r) => sum + r.loss.duplicated, 0);
