@@ -109,7 +109,7 @@ describeWithPostgres('kill -9 under load: a replica, then PostgreSQL (FAKE OpenA
 
     // Turns held at the model on replica 2 when it dies: cut off after their first events.
     const held = heldIds().map((sessionId) => sendTurn(replicas, 2, sessionId, 'HOLD: cut me off'));
-    await waitFor('the held turns to reach the model', async () => (replicas.model.heldCount() >= HELD ? true : undefined));
+    await waitFor('the held turns to reach the model', async () => (replicas.model.heldCount() >= HELD ? true : undefined), 4_000);
     down.add(2);
     await (replicas.servers[2] as { kill(): Promise<void> }).kill();
     for (const outcome of await Promise.all(held)) expect(outcome.status).toBe('network');
@@ -153,7 +153,7 @@ describeWithPostgres('kill -9 under load: a replica, then PostgreSQL (FAKE OpenA
 
     // Turns held at the model when PostgreSQL dies: their next append fails.
     const held = heldIds().map((sessionId, i) => sendTurn(replicas, i % REPLICAS, sessionId, 'HOLD: cut me off'));
-    await waitFor('the held turns to reach the model', async () => (replicas.model.heldCount() >= HELD ? true : undefined));
+    await waitFor('the held turns to reach the model', async () => (replicas.model.heldCount() >= HELD ? true : undefined), 4_000);
     await cluster().kill();
     const atKill = running.outcomes.length;
     replicas.model.release();

@@ -75,10 +75,14 @@ describeWithPostgres('three replicas on one PostgreSQL database (FAKE OpenAI mod
     expect(sessionEvents.filter((e) => e.type === 'TurnFinished')).toHaveLength(SESSIONS * TURNS);
     // Every replica's session list follows the store and shows all 30 sessions.
     for (let i = 0; i < REPLICAS; i++) {
-      await waitFor(`replica ${i} to list every session`, async () => {
-        const listed = (await replicas.call(i, 'GET', '/api/sessions')).body.sessions as { sessionId: string }[];
-        return ids.every((id) => listed.some((s) => s.sessionId === id)) ? true : undefined;
-      });
+      await waitFor(
+        `replica ${i} to list every session`,
+        async () => {
+          const listed = (await replicas.call(i, 'GET', '/api/sessions')).body.sessions as { sessionId: string }[];
+          return ids.every((id) => listed.some((s) => s.sessionId === id)) ? true : undefined;
+        },
+        4_000,
+      );
     }
   }, 300_000);
 
@@ -95,8 +99,10 @@ describeWithPostgres('three replicas on one PostgreSQL database (FAKE OpenAI mod
     });
     // Each session: one answer already (the refusal) while its other turn is held at the model.
     // Were both turns let in, no answer would come for that session and this gives up.
-    await waitFor('one refusal per session, with one turn per session held at the model', async () =>
-      answered.size === ids.length && replicas.model.heldCount() === ids.length ? true : undefined,
+    await waitFor(
+      'one refusal per session, with one turn per session held at the model',
+      async () => (answered.size === ids.length && replicas.model.heldCount() === ids.length ? true : undefined),
+      4_000,
     );
     replicas.model.release();
     const results = await Promise.all(pairs);
@@ -133,11 +139,17 @@ describeWithPostgres('three replicas on one PostgreSQL database (FAKE OpenAI mod
     expect((await replicas.call(1, 'PUT', '/api/tools/get_current_time/enabled', { enabled: false })).status).toBe(204);
     expect((await replicas.call(2, 'PUT', `/api/tool-groups/${group}/enabled`, { enabled: false })).status).toBe(204);
     for (let i = 0; i < REPLICAS; i++) {
-      await waitFor(`replica ${i} to see every change`, async () => {
-        const providers = (await replicas.call(i, 'GET', '/api/providers')).body.providers as { name: string }[];
-        const ok = providers.some((p) => p.name === 'Replica Lab') && (await toolEnabled(i, 'get_current_time')) === false && (await groupEnabled(i, group)) === false;
-        return ok ? true : undefined;
-      });
+      // The tool lists first, on their own: reading the providers would catch the replica up too.
+      await waitFor(
+        `replica ${i} to show the tool and the group disabled`,
+        async () => ((await toolEnabled(i, 'get_current_time')) === false && (await groupEnabled(i, group)) === false ? true : undefined),
+        4_000,
+      );
+      await waitFor(
+        `replica ${i} to list the new provider`,
+        async () => (((await replicas.call(i, 'GET', '/api/providers')).body.providers as { name: string }[]).some((p) => p.name === 'Replica Lab') ? true : undefined),
+        4_000,
+      );
     }
     // The change is live where the turn runs: a session on replica 0 is no longer offered the tool
     // disabled through replica 1 (the FAKE calls it anyway and gets a refusal, as the real one might).
@@ -150,8 +162,10 @@ describeWithPostgres('three replicas on one PostgreSQL database (FAKE OpenAI mod
     expect((await replicas.call(2, 'PUT', '/api/tools/get_current_time/enabled', { enabled: true })).status).toBe(204);
     expect((await replicas.call(0, 'PUT', `/api/tool-groups/${group}/enabled`, { enabled: true })).status).toBe(204);
     for (let i = 0; i < REPLICAS; i++) {
-      await waitFor(`replica ${i} to see the re-enabling`, async () =>
-        (await toolEnabled(i, 'get_current_time')) === true && (await groupEnabled(i, group)) === true ? true : undefined,
+      await waitFor(
+        `replica ${i} to see the re-enabling`,
+        async () => ((await toolEnabled(i, 'get_current_time')) === true && (await groupEnabled(i, group)) === true ? true : undefined),
+        4_000,
       );
     }
   }, 300_000);
