@@ -106,7 +106,11 @@ export function composeRuntime(options: RuntimeOptions): Runtime {
 
   const agents = configServices.agents;
   const turns = new TurnRegistry();
-  const sessions = new SessionRepository(store, tools.registry);
+  const sessions = new SessionRepository(store, tools.registry, undefined, {
+    maxCachedBytes: config.sessionCacheBytes,
+    onEvict: (sessionId, bytes, cache) =>
+      logger.debug({ component: 'sessions', sessionId, evictedBytes: bytes, cache }, 'session cache full: dropped the least recently used session'),
+  });
   const identity = new ServerIdentity(config.replicaId, config.turnSilenceLimitMs);
   const sessionIndex = new SessionIndex(store);
   const cutOffTurns = new CutOffTurns({ index: sessionIndex, sessions, turns, identity, log: log('turns') });
