@@ -27,6 +27,11 @@ export class ServerProcess {
     this.exited = new Promise((resolve) => this.child.on('close', resolve));
   }
 
+  /** Everything the process printed so far (stdout and stderr), e.g. its log lines. */
+  get printed(): string {
+    return this.output;
+  }
+
   /** The URL the server printed once listening (after start-up reconciliation). */
   async url(): Promise<string> {
     for (let i = 0; i < 600; i++) {
