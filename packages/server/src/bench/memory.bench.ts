@@ -15,13 +15,16 @@
  * (the baseline) and as it starts now, side by side in the same run.
  * Environment: BENCH_MEMORY_TURNS (10000), BENCH_MEMORY_SESSIONS (50), BENCH_MEMORY_WARMUP
  * (turns per session before the first sample, 10), BENCH_MEMORY_CLIENTS (10),
- * BENCH_MEMORY_CONFIGS (comma-separated labels to run, default all).
+ * BENCH_MEMORY_CONFIGS (which to run by index, e.g. "1" for now only; default all),
+ * BENCH_MEMORY_NODE_ARGS (more node flags for every server, e.g. "--trace-gc"),
+ * BENCH_MEMORY_LOG (a file for the servers' output).
  */
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { INSTANT_TEXT, INSTANT_TEXT_ONLY, startInstantModel, type InstantModel } from './instant-model';
 import { ServerProcess } from '../testing/server-process';
+import { START_SCRIPT_PACKAGES, startScriptFlags } from './start-flags';
 
 const TURNS = Number(process.env.BENCH_MEMORY_TURNS ?? 10_000);
 const SESSIONS = Number(process.env.BENCH_MEMORY_SESSIONS ?? 50);
@@ -41,9 +44,15 @@ interface Configuration {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/** The node flags `pnpm start` runs the server with (its package's start script). */
+const START_FLAGS = startScriptFlags(START_SCRIPT_PACKAGES.server);
+
 const CONFIGURATIONS: readonly Configuration[] = [
-  { label: 'before (node dist/main.js, no flags)', nodeArgs: [], env: {} },
-  { label: 'now (node dist/main.js, no flags)', nodeArgs: [], env: {} },
+  // Before issue 17: no node flags (V8's default heap limit, about a quarter of the machine's
+  // memory up to 4 GB), and a session cache bounded by count only (1000 sessions), which an
+  // unreachable byte bound gives back.
+  { label: 'before: node dist/main.js, cache by count only', nodeArgs: [], env: { ONECLAW_SESSION_CACHE_BYTES: String(4 * 1024 * 1024 * 1024) } },
+  { label: `now: node ${START_FLAGS.join(' ')} dist/main.js (pnpm start)`, nodeArgs: START_FLAGS, env: {} },
 ];
 
 interface Memory {
@@ -152,6 +161,8 @@ interface Run {
   readonly end: Memory;
   /** RSS every TURNS / SAMPLES turns. */
   readonly curve: number[];
+  /** The highest RSS seen during the measured turns (sampled every 100 turns). */
+  readonly highest: number;
   readonly seconds: number;
 }
 
@@ -190,12 +201,16 @@ async function run(configuration: Configuration, model: InstantModel): Promise<R
     await drive(api, driver, Array<number>(SESSIONS).fill(WARMUP_PER_SESSION), next, () => undefined);
     const warm = memoryOf(pid);
     const curve: number[] = [];
+    let highest = warm.rss;
     const began = performance.now();
     await drive(api, driver, plan(TURNS), next, (done) => {
-      if (done % Math.max(1, Math.floor(TURNS / SAMPLES)) === 0) curve.push(memoryOf(pid).rss);
+      if (done % 100 !== 0) return;
+      const rss = memoryOf(pid).rss;
+      highest = Math.max(highest, rss);
+      if (done % Math.max(1, Math.floor(TURNS / SAMPLES)) === 0) curve.push(rss);
     });
     const seconds = (performance.now() - began) / 1000;
-    return { configuration, warm, end: memoryOf(pid), curve, seconds };
+    return { configuration, warm, end: memoryOf(pid), curve, highest, seconds };
   } finally {
     await server.kill();
     rmSync(dataDir, { recursive: true, force: true });
@@ -237,7 +252,9 @@ async function main(): Promise<void> {
     const growth = (r: Run) => r.end.rss - r.warm.rss;
     console.log('');
     console.log(
-      `growth now vs before: ${mb(growth(now))} vs ${mb(growth(before))} (${(growth(now) / growth(before)).toFixed(2)}×); target: within 64 MB of warm-up — ${growth(now) <= 64 * 1024 * 1024 ? 'met' : 'NOT met'}`,
+      `growth now vs before: ${mb(growth(now))} vs ${mb(growth(before))} (${(growth(now) / growth(before)).toFixed(2)}×); ` +
+        `peak ${mb(now.end.peak)} vs ${mb(before.end.peak)} (${(now.end.peak / before.end.peak).toFixed(2)}×); ` +
+        `target (RSS after ${TURNS} turns within 64 MB of warm-up): ${growth(now) <= 64 * 1024 * 1024 ? 'met' : 'NOT met'}`,
     );
   }
 }
