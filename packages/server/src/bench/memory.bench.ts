@@ -5,8 +5,8 @@
  *
  * Workload: 50 sessions, 5 of them long (about 1,000 turns each), the rest about 110 turns each;
  * two in three turns call a tool (two model requests), one in three is a text turn (one
- * request); user messages of 20 to 1,500 characters; now and then the session list and a
- * session view are read, as the web UI does. Ten clients send at once, each turn to a session no
+ * request); user messages of 20 to 1,500 characters; each turn sent as the web UI sends it
+ * (SSE answer), and now and then the session list and a session view read, as the web UI does. Ten clients send at once, each turn to a session no
  * other client is using, the session picked at random weighted by the turns it has left, so
  * long and short sessions interleave until the end.
  *
@@ -110,6 +110,18 @@ class Api {
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
+
+  /** SendMessage as the web UI sends it (Accept: text/event-stream); the `done` event's result. */
+  async turn(sessionId: string, text: string): Promise<{ status: number; body: Record<string, unknown> }> {
+    const response = await fetch(`${this.url}/api/sessions/${sessionId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ text }),
+    });
+    const stream = await response.text();
+    const done = /^event: done\ndata: (.*)$/m.exec(stream)?.[1];
+    return { status: response.status, body: done ? (JSON.parse(done) as Record<string, unknown>) : { stream: stream.slice(-300) } };
+  }
 }
 
 interface Driver {
@@ -141,7 +153,7 @@ async function drive(api: Api, driver: Driver, turns: readonly number[], next: (
       left[s] = (left[s] as number) - 1;
       const turn = (driver.turnsBySession[s] = (driver.turnsBySession[s] as number) + 1);
       driver.sent += 1;
-      const res = await api.call('POST', `/api/sessions/s${s}/messages`, { text: message(next, turn) });
+      const res = await api.turn(`s${s}`, message(next, turn));
       if (res.status !== 200 || res.body.reason !== 'completed' || res.body.reply !== INSTANT_TEXT) {
         throw new Error(`turn ${turn} of s${s}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
       }
