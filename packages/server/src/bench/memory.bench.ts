@@ -15,7 +15,7 @@
  * collection, so the tops of the last 250 turns of each phase are compared too. The same workload runs against the server started as before this change
  * (the baseline) and as it starts now, side by side in the same run.
  * Environment: BENCH_MEMORY_TURNS (10000), BENCH_MEMORY_SESSIONS (50), BENCH_MEMORY_WARMUP
- * (turns per session before the first sample, 10), BENCH_MEMORY_CLIENTS (10),
+ * (turns per session before the first sample, 20), BENCH_MEMORY_CLIENTS (10),
  * BENCH_MEMORY_CONFIGS (which to run by index, e.g. "1" for now only; default all),
  * BENCH_MEMORY_NODE_ARGS (more node flags for every server, e.g. "--trace-gc"),
  * BENCH_MEMORY_LOG (a file for the servers' output).
@@ -29,7 +29,7 @@ import { START_SCRIPT_PACKAGES, startScriptFlags } from './start-flags';
 
 const TURNS = Number(process.env.BENCH_MEMORY_TURNS ?? 10_000);
 const SESSIONS = Number(process.env.BENCH_MEMORY_SESSIONS ?? 50);
-const WARMUP_PER_SESSION = Number(process.env.BENCH_MEMORY_WARMUP ?? 10);
+const WARMUP_PER_SESSION = Number(process.env.BENCH_MEMORY_WARMUP ?? 20);
 const CLIENTS = Number(process.env.BENCH_MEMORY_CLIENTS ?? 10);
 const LONG_EVERY = 10;
 const LONG_WEIGHT = 9;
