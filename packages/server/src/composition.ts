@@ -120,7 +120,11 @@ export function composeRuntime(options: RuntimeOptions): Runtime {
     snapshots && config.snapshotEveryEvents !== 0
       ? new SessionCheckpoints({ store, snapshots, ...(config.snapshotEveryEvents ? { every: config.snapshotEveryEvents } : {}), log: log('snapshots') })
       : undefined;
-  const sessions = new SessionRepository(store, tools.registry, undefined, checkpoints);
+  const sessions = new SessionRepository(store, tools.registry, undefined, checkpoints, {
+    maxCachedBytes: config.sessionCacheBytes,
+    onEvict: (sessionId, bytes, cache) =>
+      logger.debug({ component: 'sessions', sessionId, evictedBytes: bytes, cache }, 'session cache full: dropped the least recently used session'),
+  });
   const identity = new ServerIdentity(config.replicaId, config.turnSilenceLimitMs);
   const sessionIndex = new SessionIndex(store);
   const cutOffTurns = new CutOffTurns({ index: sessionIndex, sessions, turns, identity, log: log('turns') });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OneClawError } from '@oneclaw/core';
+import { DEFAULT_SESSION_CACHE_BYTES } from './sessions/session-repository';
 
 export type ProviderKind = 'openai' | 'anthropic' | 'gemini';
 
@@ -98,6 +99,12 @@ export interface ServerConfig {
   readonly attachmentsDir: string;
   /** Largest attachment accepted (ONECLAW_ATTACHMENT_MAX_BYTES, default 20 MB). */
   readonly attachmentMaxBytes: number;
+  /**
+   * Approximate bytes of session states kept in memory between requests (ONECLAW_SESSION_CACHE_BYTES,
+   * default 32 MiB; 0 keeps none): beyond it the least recently used sessions are read from the
+   * store again when next used (docs/memory.md).
+   */
+  readonly sessionCacheBytes: number;
 }
 
 export interface PostgresConfig {
@@ -174,6 +181,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     webDir: path.resolve(text(env.ONECLAW_WEB_DIR) ?? path.join(__dirname, '..', 'static')),
     attachmentsDir: path.resolve(text(env.ONECLAW_ATTACHMENTS_DIR) ?? path.join(dataDir, 'attachments')),
     attachmentMaxBytes: intFrom(env, 'ONECLAW_ATTACHMENT_MAX_BYTES', 20 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    sessionCacheBytes: intFrom(env, 'ONECLAW_SESSION_CACHE_BYTES', DEFAULT_SESSION_CACHE_BYTES, 0, 4 * 1024 * 1024 * 1024),
   };
 }
 

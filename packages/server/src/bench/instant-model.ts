@@ -4,6 +4,7 @@
  * decides each reply from the request itself:
  *   last message from the user  -> one `get_current_time` tool call
  *   last message a tool result  -> the text "done"
+ *   last message from the user containing INSTANT_TEXT_ONLY -> the text "done" at once (a text turn)
  * It runs in its own worker thread, so its work is not billed to the server's event loop.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,6 +14,8 @@ import { type FakeMessageReply, openAiWire } from '@oneclaw/model-providers/test
 
 export const INSTANT_TOOL = 'get_current_time';
 export const INSTANT_TEXT = 'done';
+/** A user message holding this marker gets a text reply without a tool call (a one-request turn). */
+export const INSTANT_TEXT_ONLY = '[text only]';
 
 export interface InstantModelStats {
   readonly replies: number;
@@ -33,7 +36,9 @@ export interface InstantModel {
 export function instantReply(body: Record<string, unknown>): FakeMessageReply | undefined {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
-  const role = (messages[messages.length - 1] as { role?: unknown }).role;
+  const last = messages[messages.length - 1] as { role?: unknown; content?: unknown };
+  const role = last.role;
+  if (role === 'user' && JSON.stringify(last.content ?? '').includes(INSTANT_TEXT_ONLY)) return { text: INSTANT_TEXT, usage: { inputTokens: 20, outputTokens: 1 } };
   if (role === 'user') return { toolCalls: [{ name: INSTANT_TOOL, arguments: { timezone: 'UTC' } }], usage: { inputTokens: 20, outputTokens: 5 } };
   if (role === 'tool') return { text: INSTANT_TEXT, usage: { inputTokens: 30, outputTokens: 1 } };
   return undefined;

@@ -135,3 +135,66 @@ describe('SessionRepository: cached projection keyed by revision, appends with t
     expect((await store.readStream(sessionStreamId('s'))).map((e) => e.revision)).toEqual([0, 1, 2, 3]);
   });
 });
+
+describe('SessionRepository: the session cache is bounded by approximate bytes (issue 17, memory)', () => {
+  const start = (repo: SessionRepository, id: string) => repo.record(id, { type: 'StartSession', sessionId: id, agentId: 'a' }, { commandId: `start-${id}` });
+  const say = (repo: SessionRepository, id: string, i: number, size: number) =>
+    repo.record(id, { type: 'RecordUserMessage', messageId: `${id}-m${i}`, text: `${id} message ${i} `.padEnd(size, 'x') }, { commandId: `${id}-m${i}` });
+
+  it('with huge sessions it stays under its byte bound, evicting the least recently used, and an evicted session reads back whole from the store', async () => {
+    const inner = new InMemoryEventStore();
+    const { store, read } = countingStore(inner);
+    const evicted: string[] = [];
+    const repo = new SessionRepository(store, testCatalogue(), undefined, undefined, { maxCachedBytes: 300_000, onEvict: (id) => evicted.push(id) });
+    for (let s = 0; s < 6; s++) {
+      await start(repo, `s${s}`);
+      // About 100 KB each: three sessions fit, six do not.
+      for (let i = 0; i < 10; i++) {
+        await say(repo, `s${s}`, i, 10_000);
+        expect(repo.cacheStats().bytes).toBeLessThanOrEqual(300_000);
+      }
+    }
+    const stats = repo.cacheStats();
+    expect(stats).toMatchObject({ sessions: 2, maxBytes: 300_000, evictions: 4 });
+    expect(stats.bytes).toBeGreaterThan(200_000);
+    expect(evicted).toEqual(['s0', 's1', 's2', 's3']);
+
+    // s0 was evicted: its state comes from its whole stream again, the same as a fresh reader's.
+    const before = read();
+    const s0 = await repo.get('s0');
+    expect(read() - before).toBe(11);
+    const fresh = await new SessionRepository(inner, testCatalogue()).get('s0');
+    expect(s0.revision).toBe(10);
+    expect(s0.state).toEqual(fresh.state);
+    expect(s0.state.messages.map((m) => ('text' in m ? m.text : undefined))).toEqual(Array.from({ length: 10 }, (_, i) => `s0 message ${i} `.padEnd(10_000, 'x')));
+    // Reading it made it the most recent: it is cached again, and the oldest (s4) went.
+    expect(evicted.at(-1)).toBe('s4');
+    const again = read();
+    await repo.get('s0');
+    expect(read() - again).toBe(0);
+    // A write to an evicted session decides on its full state and lands at the next revision.
+    const recorded = await say(repo, 's4', 10, 10);
+    expect(recorded.revision).toBe(11);
+    expect(recorded.state.messages).toHaveLength(11);
+  });
+
+  it('a session larger than the whole bound is not cached and pushes no other session out; it still loads whole', async () => {
+    const repo = new SessionRepository(new InMemoryEventStore(), testCatalogue(), undefined, undefined, { maxCachedBytes: 50_000 });
+    await start(repo, 'small');
+    await say(repo, 'small', 0, 100);
+    await start(repo, 'huge');
+    for (let i = 0; i < 8; i++) await say(repo, 'huge', i, 10_000);
+    expect(repo.cacheStats()).toMatchObject({ sessions: 1, evictions: 0 });
+    expect(repo.cacheStats().bytes).toBeLessThan(5_000);
+    expect((await repo.get('huge')).state.messages).toHaveLength(8);
+    expect((await repo.get('small')).state.messages).toHaveLength(1);
+  });
+
+  it('a bound of 0 caches nothing and every read still answers from the store', async () => {
+    const repo = new SessionRepository(new InMemoryEventStore(), testCatalogue(), undefined, undefined, { maxCachedBytes: 0 });
+    await start(repo, 's');
+    await say(repo, 's', 0, 10);
+    expect(repo.cacheStats()).toMatchObject({ sessions: 0, bytes: 0 });
+    expect((await repo.get('s')).state.messages).toHaveLength(1);
+  });
+});

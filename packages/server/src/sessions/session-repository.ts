@@ -17,6 +17,7 @@ import {
   type ToolCatalogue,
 } from '@oneclaw/core';
 import type { SessionCheckpoints } from './session-checkpoints';
+import { measureState, type StateSize } from './session-state-size';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -54,6 +55,28 @@ export interface DecidedOn {
 }
 
 const MAX_CACHED_SESSIONS = 1000;
+/** Default of ONECLAW_SESSION_CACHE_BYTES: about 20,000 ordinary turns of conversation (docs/memory.md). */
+export const DEFAULT_SESSION_CACHE_BYTES = 32 * 1024 * 1024;
+
+export interface SessionRepositoryOptions {
+  /**
+   * Approximate bytes of session states kept cached (ONECLAW_SESSION_CACHE_BYTES, measured by
+   * `measureState`); the least recently used go first. 0 caches nothing.
+   */
+  readonly maxCachedBytes?: number;
+  /** Told each time a session leaves the cache to stay within its bounds (logged at debug). */
+  readonly onEvict?: (sessionId: string, evictedBytes: number, cache: SessionCacheStats) => void;
+}
+
+/** What the session cache holds now. */
+export interface SessionCacheStats {
+  readonly sessions: number;
+  /** Approximate bytes of the cached states (see `measureState`). */
+  readonly bytes: number;
+  readonly maxBytes: number;
+  /** Sessions dropped to stay within the bounds since the start. */
+  readonly evictions: number;
+}
 
 /**
  * Reads and writes sessions through the event store. Keeps each session's projection cached by
@@ -65,6 +88,11 @@ export class SessionRepository {
   private readonly cache = new Map<string, SessionSnapshot>();
   /** Per session, the tail of the queue of writes: this server writes one command at a time per session. */
   private readonly writing = new Map<string, Promise<unknown>>();
+  /** Size of each cached state, in the same order as `cache`. */
+  private readonly sizes = new Map<string, StateSize>();
+  private cachedBytes = 0;
+  private evictions = 0;
+  private readonly maxCachedBytes: number;
 
   constructor(
     private readonly store: EventStore,
@@ -72,7 +100,10 @@ export class SessionRepository {
     private readonly now: () => Date = () => new Date(),
     /** Snapshots for cold loads (F4); without them a cold load replays the whole stream (KurrentDB, PostgreSQL, tests). */
     private readonly checkpoints?: SessionCheckpoints,
-  ) {}
+    private readonly options: SessionRepositoryOptions = {},
+  ) {
+    this.maxCachedBytes = options.maxCachedBytes ?? DEFAULT_SESSION_CACHE_BYTES;
+  }
 
   /** The session now (started or not). */
   async load(sessionId: string): Promise<SessionSnapshot> {
@@ -194,11 +225,44 @@ export class SessionRepository {
     return this.store.readStream(sessionStreamId(sessionId), options);
   }
 
+  cacheStats(): SessionCacheStats {
+    return { sessions: this.cache.size, bytes: this.cachedBytes, maxBytes: this.maxCachedBytes, evictions: this.evictions };
+  }
+
+  /**
+   * Caches the snapshot as the most recently used, then drops the least recently used until the
+   * cache is within its count and byte bounds. A state larger than the whole byte bound is not
+   * kept: every load of that session reads its stream, which keeps memory bounded however long
+   * one session grows. A dropped session loses nothing; its next load reads it from the store.
+   */
   private remember(snapshot: SessionSnapshot): SessionSnapshot {
-    this.cache.delete(snapshot.sessionId);
-    this.cache.set(snapshot.sessionId, snapshot);
-    if (this.cache.size > MAX_CACHED_SESSIONS) this.cache.delete(this.cache.keys().next().value as string);
+    const { sessionId } = snapshot;
+    const previous = this.cache.get(sessionId);
+    const previousSize = this.sizes.get(sessionId);
+    const size = measureState(snapshot.state, previous && previousSize ? { state: previous.state, size: previousSize } : undefined);
+    this.forget(sessionId);
+    // Measured afresh on each remember (it has no cached predecessor), but its loads replay the
+    // whole stream anyway, which costs far more.
+    if (size.bytes > this.maxCachedBytes) return snapshot;
+    this.cache.set(sessionId, snapshot);
+    this.sizes.set(sessionId, size);
+    this.cachedBytes += size.bytes;
+    while (this.cache.size > MAX_CACHED_SESSIONS || this.cachedBytes > this.maxCachedBytes) {
+      const oldest = this.cache.keys().next().value as string;
+      const bytes = this.forget(oldest);
+      this.evictions += 1;
+      this.options.onEvict?.(oldest, bytes, this.cacheStats());
+    }
     return snapshot;
+  }
+
+  /** Removes a session from the cache; returns the bytes it was counted at. */
+  private forget(sessionId: string): number {
+    const bytes = this.sizes.get(sessionId)?.bytes ?? 0;
+    this.cache.delete(sessionId);
+    this.sizes.delete(sessionId);
+    this.cachedBytes -= bytes;
+    return bytes;
   }
 }
 

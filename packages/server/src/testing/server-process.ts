@@ -8,17 +8,30 @@ const LOADER = path.resolve(__dirname, '../../../../scripts/register-typescript.
 const FROM_SOURCE = __filename.endsWith('.ts');
 const MAIN_ARGS = FROM_SOURCE ? ['-r', LOADER, path.resolve(__dirname, '../main.ts')] : [path.resolve(__dirname, '../main.js')];
 
+export interface ServerProcessOptions {
+  /** A built entry point (e.g. `dist/main.js`) to run instead of the TypeScript source (no swc hook). */
+  readonly main?: string;
+  /** Node flags put before the script, e.g. heap limits. */
+  readonly nodeArgs?: readonly string[];
+}
+
 /** A real server process (main.ts) with the given environment, its output captured. */
 export class ServerProcess {
   private output = '';
   readonly child: ChildProcessWithoutNullStreams;
   readonly exited: Promise<unknown>;
 
-  constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, MAIN_ARGS, { env: { ...process.env, ...env } });
+  constructor(env: Record<string, string>, options: ServerProcessOptions = {}) {
+    const script = options.main ? [options.main] : MAIN_ARGS;
+    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...script], { env: { ...process.env, ...env } });
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.output += chunk));
     this.exited = new Promise((resolve) => this.child.on('close', resolve));
+  }
+
+  /** Everything the process printed so far (stdout and stderr), e.g. its log lines. */
+  get printed(): string {
+    return this.output;
   }
 
   /** The URL the server printed once listening (after start-up reconciliation). */
@@ -74,8 +87,8 @@ export class ServerProcessGroup {
     this.cleanUps.push(cleanUp);
   }
 
-  start(env: Record<string, string>): ServerProcess {
-    const server = new ServerProcess(env);
+  start(env: Record<string, string>, options: ServerProcessOptions = {}): ServerProcess {
+    const server = new ServerProcess(env, options);
     this.started.push(server);
     return server;
   }
