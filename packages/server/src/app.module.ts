@@ -1,4 +1,4 @@
-import { Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
+import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
@@ -28,6 +28,7 @@ import { ListAgentsHandler } from './config/queries/list-agents.handler';
 import { ListEnvVarsHandler } from './config/queries/list-env-vars.handler';
 import { ListProvidersHandler } from './config/queries/list-providers.handler';
 import { AttachmentStore } from './attachments/attachment-store';
+import { AppLifecycle } from './app-lifecycle';
 import { composeRuntime, type Runtime } from './composition';
 import { AgentsController } from './http/agents.controller';
 import { AttachmentsController } from './http/attachments.controller';
@@ -138,27 +139,6 @@ function fromRuntime<T>(provide: { prototype: T }, pick: (runtime: Runtime) => T
   return { provide: provide as Type<T>, inject: [RUNTIME], useFactory: pick };
 }
 
-/**
- * Closes what the app opened, in reverse order. Running turns are cancelled before the HTTP
- * server closes (it waits for open streams), so each records its stop and its stream ends.
- */
-class Lifecycle implements BeforeApplicationShutdown, OnApplicationShutdown {
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly tools: ToolRuntime,
-    private readonly turns: TurnRegistry,
-  ) {}
-
-  beforeApplicationShutdown(): void {
-    this.turns.cancelAll('the server is shutting down');
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.tools.close();
-    await this.store.close();
-  }
-}
-
 @Module({})
 export class AppModule {
   static forRoot(options: AppOptions): DynamicModule {
@@ -198,7 +178,7 @@ export class AppModule {
         fromRuntime(ConversationCompactor, (r) => r.compactor),
         fromRuntime(TurnRunner, (r) => r.runner),
         SessionViews,
-        Lifecycle,
+        AppLifecycle,
         CutOffTurnsLifecycle,
         ConfigLifecycle,
         ScheduledTasksLifecycle,
