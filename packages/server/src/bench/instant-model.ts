@@ -132,3 +132,22 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === 'instant
     parentPort?.postMessage({ port });
   });
 }
+
+/**
+ * The environment of a real server process (`ServerProcess`) that talks to this instant model
+ * as its OpenAI-compatible provider: no provider retries, no rate limit, warnings only in its
+ * log, so the benchmarks measure the server and not its guards.
+ */
+export function instantModelServerEnv(options: { dataDir: string; apiToken: string; modelUrl: string }): Record<string, string> {
+  return {
+    ONECLAW_DATA_DIR: options.dataDir,
+    PORT: '0',
+    ONECLAW_API_TOKEN: options.apiToken,
+    ONECLAW_PROVIDER: 'openai',
+    OPENAI_API_KEY: 'sk-bench-instant-model-key',
+    OPENAI_BASE_URL: options.modelUrl,
+    ONECLAW_PROVIDER_MAX_RETRIES: '0',
+    ONECLAW_RATE_LIMIT_PER_MINUTE: '1000000',
+    ONECLAW_LOG: 'warn',
+  };
+}

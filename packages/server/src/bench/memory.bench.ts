@@ -23,7 +23,7 @@
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { INSTANT_TEXT, INSTANT_TEXT_ONLY, startInstantModel, type InstantModel } from './instant-model';
+import { INSTANT_TEXT, INSTANT_TEXT_ONLY, instantModelServerEnv, startInstantModel, type InstantModel } from './instant-model';
 import { ServerProcess } from '../testing/server-process';
 import { START_SCRIPT_PACKAGES, startScriptFlags } from './start-flags';
 
@@ -35,7 +35,6 @@ const LONG_EVERY = 10;
 const LONG_WEIGHT = 9;
 const SAMPLES = 10;
 const TOKEN = 'bench-memory-api-token-0123456789';
-const MODEL_KEY = 'sk-bench-instant-model-key';
 const MAIN = path.resolve(__dirname, '../main.js');
 
 /** How a server process is started: node flags and extra environment. */
@@ -195,15 +194,7 @@ async function run(configuration: Configuration, model: InstantModel): Promise<R
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-memory-'));
   const server = new ServerProcess(
     {
-      ONECLAW_DATA_DIR: dataDir,
-      PORT: '0',
-      ONECLAW_API_TOKEN: TOKEN,
-      ONECLAW_PROVIDER: 'openai',
-      OPENAI_API_KEY: MODEL_KEY,
-      OPENAI_BASE_URL: model.url,
-      ONECLAW_PROVIDER_MAX_RETRIES: '0',
-      ONECLAW_RATE_LIMIT_PER_MINUTE: '1000000',
-      ONECLAW_LOG: 'warn',
+      ...instantModelServerEnv({ dataDir, apiToken: TOKEN, modelUrl: model.url }),
       ...configuration.env,
     },
     { main: MAIN, nodeArgs: [...configuration.nodeArgs, ...(process.env.BENCH_MEMORY_NODE_ARGS?.split(' ').filter(Boolean) ?? [])] },

@@ -23,14 +23,13 @@ import type { RecordedEvent } from '@oneclaw/core';
 // Not './testing': that one also brings describeWithPostgres, which needs Jest.
 import { postgresBinDir, startTestPostgres, type TestPostgres } from '@oneclaw/event-store-postgres/testing/postgres';
 import { ServerProcess } from '../testing/server-process';
-import { startInstantModel, type InstantModel } from './instant-model';
+import { instantModelServerEnv, startInstantModel, type InstantModel } from './instant-model';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const SESSIONS = 50;
 const TOKEN = 'replicas-bench-token-0123456789';
-const MODEL_KEY = 'sk-bench-instant-model-key';
 const MESSAGE = 'What time is it in UTC?';
 const CLOCK_TICKS = 100;
 
@@ -118,15 +117,7 @@ async function startServers(setup: Setup, model: InstantModel, databaseUrl: stri
     const dataDir = mkdtempSync(path.join(os.tmpdir(), `oneclaw-replicas-bench-${i}-`));
     dataDirs.push(dataDir);
     return new ServerProcess({
-      ONECLAW_DATA_DIR: dataDir,
-      PORT: '0',
-      ONECLAW_API_TOKEN: TOKEN,
-      ONECLAW_PROVIDER: 'openai',
-      OPENAI_API_KEY: MODEL_KEY,
-      OPENAI_BASE_URL: model.url,
-      ONECLAW_PROVIDER_MAX_RETRIES: '0',
-      ONECLAW_RATE_LIMIT_PER_MINUTE: '1000000',
-      ONECLAW_LOG: 'warn',
+      ...instantModelServerEnv({ dataDir, apiToken: TOKEN, modelUrl: model.url }),
       ONECLAW_REPLICA_ID: `bench-${i}`,
       ...(databaseUrl ? { ONECLAW_POSTGRES_URL: databaseUrl } : {}),
     });
