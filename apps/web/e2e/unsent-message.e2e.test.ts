@@ -6,8 +6,11 @@ import { CHROMIUM_SKIP_REASON, chromiumAvailable, PHONE, startUiHarness, waitFor
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(90_000);
 
-/** What the browser logs for a request to a stopped server: expected here, any other error is not. */
-const CONNECTION_REFUSED = /ERR_CONNECTION_REFUSED|Failed to fetch/;
+/**
+ * What the browser logs for a request to a stopped server (a new one is refused, one it had open
+ * is reset): expected here, any other error is not.
+ */
+const CONNECTION_REFUSED = /ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|Failed to fetch/;
 
 interface MessageData {
   readonly role: string;
