@@ -7,6 +7,7 @@ import {
   chromiumAvailable,
   DESKTOP,
   PHONE,
+  recordShownStates,
   startSession,
   startUiHarness,
   waitForAttribute,
@@ -136,10 +137,10 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
 
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.server.url });
     const copy = reply.getByRole('button', { name: 'Copy code' });
+    const shown = await recordShownStates(page, 'button.code-block__copy');
     await copy.click();
     const copied = reply.locator('button.code-block__copy');
-    await waitForText(copied, 'Copied');
-    await waitForAttribute(copied, 'aria-label', 'Code copied');
+    await shown.waitFor({ label: 'Code copied', text: 'Copied' });
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('const answer = 42;\n');
     // The button offers to copy again afterwards.
     await waitForText(copied, 'Copy');
@@ -347,8 +348,9 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     expect(code.right).toBeLessThanOrEqual(390);
 
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.server.url });
+    const shown = await recordShownStates(page, 'button.code-block__copy');
     await reply.getByRole('button', { name: 'Copy code' }).click();
-    await waitForAttribute(reply.locator('button.code-block__copy'), 'aria-label', 'Code copied');
+    await shown.waitFor({ label: 'Code copied', text: 'Copied' });
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`const line = '${'x'.repeat(160)}';\n`);
     expect(errors).toEqual([]);
   });

@@ -242,6 +242,61 @@ export async function waitForCount(locator: Locator, n: number): Promise<void> {
     );
 }
 
+/** What a button showed at one moment: its accessible name (`aria-label`) and its text. */
+export interface ShownState {
+  readonly label: string | null;
+  readonly text: string;
+}
+
+let recordings = 0;
+
+/**
+ * Records every state (label and text) the elements matching the CSS `selector` take from now on,
+ * for a state shown only for a moment, such as a copy button's "Copied" that reverts after 2 s.
+ * Waiting by polling can miss such a window on a loaded machine (each poll is a round trip to the
+ * browser); a MutationObserver in the page misses none, even if the element is replaced meanwhile.
+ * `waitFor` waits until a state with that label (and text, if given) was shown, and otherwise
+ * says every state that was.
+ */
+export async function recordShownStates(page: Page, selector: string): Promise<{ waitFor(expected: { label: string; text?: string }): Promise<void> }> {
+  const key = `__oneclawShown${++recordings}`;
+  await page.evaluate(
+    ({ key, selector }) => {
+      const seen: { label: string | null; text: string }[] = [];
+      (window as unknown as Record<string, unknown>)[key] = seen;
+      const note = (node: Node | null) => {
+        const element = node instanceof Element ? node : node?.parentElement;
+        const target = element?.closest(selector);
+        if (target) seen.push({ label: target.getAttribute('aria-label'), text: target.textContent ?? '' });
+      };
+      new MutationObserver((mutations) => mutations.forEach((mutation) => note(mutation.target))).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ['aria-label'],
+      });
+    },
+    { key, selector },
+  );
+  return {
+    async waitFor(expected) {
+      try {
+        await page.waitForFunction(
+          ({ key, expected }) =>
+            ((window as unknown as Record<string, { label: string | null; text: string }[]>)[key] ?? []).some(
+              (state) => state.label === expected.label && (expected.text === undefined || state.text.trim() === expected.text),
+            ),
+          { key, expected },
+        );
+      } catch (error) {
+        const seen = await page.evaluate((key) => (window as unknown as Record<string, unknown>)[key], key).catch((e: unknown) => `(unreadable: ${(e as Error).message})`);
+        throw new Error(`Expected ${selector} to show ${JSON.stringify(expected)}; it showed ${JSON.stringify(seen)}. ${(error as Error).message}`, { cause: error });
+      }
+    },
+  };
+}
+
 async function settled(target: Locator, what: () => string, actual: () => Promise<unknown>, state: 'attached' | 'detached' = 'attached'): Promise<void> {
   try {
     await target.waitFor({ state });
