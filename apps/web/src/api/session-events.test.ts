@@ -42,6 +42,13 @@ describe('reading every event of a session through the paged events route (F4)',
     expect(old.calls).toHaveLength(1);
   });
 
+  test('from a revision: asks for that revision first and returns only the events from it on', async () => {
+    const api = pagingApi(1500);
+    const events = await readAllSessionEvents(api, '/api/sessions/s', { fromRevision: 1200 });
+    expect(events.map((e) => e.revision)).toEqual(Array.from({ length: 300 }, (_, i) => 1200 + i));
+    expect(api.calls).toEqual(['/api/sessions/s/events?fromRevision=1200&limit=1000']);
+  });
+
   test('stops rather than loop when a page does not move forward', async () => {
     const stuck = pagingApi(3, () => ({ sessionId: 's', events: [event(0)], nextRevision: 0 }));
     expect(await readAllSessionEvents(stuck, '/api/sessions/s')).toHaveLength(1);

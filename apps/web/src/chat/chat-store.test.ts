@@ -45,7 +45,10 @@ class FakeApi implements ChatApi {
 
   get<T>(path: string): Promise<T> {
     this.calls.push(`GET ${path}`);
-    return Promise.resolve((path.includes('/events') ? { events: this.stored.events, nextRevision: null } : this.stored.view) as T);
+    if (!path.includes('/events')) return Promise.resolve(this.stored.view as T);
+    // As the server answers: the events from ?fromRevision on (all of them without it).
+    const from = Number(new URLSearchParams(path.split('?')[1]).get('fromRevision') ?? 0);
+    return Promise.resolve({ events: this.stored.events.filter((event) => event.revision >= from), nextRevision: null } as T);
   }
   post<T>(path: string, body?: unknown): Promise<T> {
     this.calls.push(`POST ${path}${body ? ` ${JSON.stringify(body)}` : ''}`);
@@ -266,6 +269,47 @@ describe('a send that never reaches the server', () => {
     await expect(store.retry(store.getState().items[0]!.key)).resolves.toBe('sent');
     expect(store.getState().items).toEqual([expect.objectContaining({ kind: 'user', key: 'u1', text: 'hello' })]);
     expect(store.getState().turn).toBe('none');
+  });
+});
+
+describe("re-reading a session's events", () => {
+  const message = (messageId: string, role: 'user' | 'assistant', text: string, revision: number): StoredEvent => ({
+    type: 'MessageSent',
+    data: role === 'user' ? { messageId, role, text } : { messageId, role, text, toolCalls: [] },
+    metadata: meta(`e${revision}`),
+    streamId: 'session-s',
+    revision,
+    position: revision,
+  });
+
+  test('after a turn only the events after the last one read are asked for, and the transcript still has every message', async () => {
+    const api = new FakeApi();
+    api.stored = { view: view(), events: [message('u1', 'user', 'first', 0), message('a1', 'assistant', 'One.', 1)] };
+    const store = new ChatSessionStore(api, 's');
+    await store.refresh();
+    expect(api.calls.at(-1)).toBe('GET /api/sessions/s/events?limit=1000');
+
+    const sending = store.send('second');
+    await until(() => api.streams.length === 1);
+    api.stored = { view: view(), events: [...api.stored.events, message('u2', 'user', 'second', 2), message('a2', 'assistant', 'Two.', 3)] };
+    api.streams[0]!.emit('turn_started');
+    api.streams[0]!.end();
+    await expect(sending).resolves.toBe('sent');
+    expect(api.calls.at(-1)).toBe('GET /api/sessions/s/events?fromRevision=2&limit=1000');
+    expect(store.getState().items.map((item) => item.key)).toEqual(['u1', 'a1', 'u2', 'a2']);
+
+    // Nothing new: the read after the last event brings nothing, and nothing is lost or doubled.
+    await store.refresh();
+    expect(api.calls.at(-1)).toBe('GET /api/sessions/s/events?fromRevision=4&limit=1000');
+    expect(store.getState().items.map((item) => item.key)).toEqual(['u1', 'a1', 'u2', 'a2']);
+  });
+
+  test('two reads that overlap add each event once', async () => {
+    const api = new FakeApi();
+    api.stored = { view: view(), events: [message('u1', 'user', 'first', 0)] };
+    const store = new ChatSessionStore(api, 's');
+    await Promise.all([store.refresh(), store.refresh()]);
+    expect(store.getState().items.map((item) => item.key)).toEqual(['u1']);
   });
 });
 

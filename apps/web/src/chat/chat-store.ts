@@ -44,6 +44,12 @@ export class ChatSessionStore {
   /** Bumped by every change this page makes: a stored read that started before one is stale. */
   private epoch = 0;
   private readonly base: string;
+  /**
+   * The session's events read so far, in revision order. A stream only grows (a clear, a retry or
+   * a compaction is an event too), so a re-read after a turn asks only for what came after them:
+   * the cost of a turn's re-read stays the size of the turn, not of the session.
+   */
+  private events: StoredEvent[] = [];
 
   constructor(
     private readonly api: ChatApi,
@@ -80,8 +86,8 @@ export class ChatSessionStore {
       const [view, events] = await Promise.all([
         this.api.get<SessionView>(this.base),
         // The transcript can still be built from the view's messages if the events fail.
-        readAllSessionEvents(this.api, this.base).then(
-          (events): StoredEvent[] | undefined => events,
+        readAllSessionEvents(this.api, this.base, { fromRevision: nextRevisionAfter(this.events) }).then(
+          (fresh): StoredEvent[] | undefined => (this.events = appendNewEvents(this.events, fresh)),
           () => undefined,
         ),
       ]);
@@ -291,4 +297,20 @@ export function chatStoreFor(api: ChatApi, sessionId: string): ChatSessionStore 
     byId.set(sessionId, store);
   }
   return store;
+}
+
+/** The revision to read from after `events` (0 when none was read yet). */
+function nextRevisionAfter(events: readonly StoredEvent[]): number {
+  const last = events.at(-1);
+  return last ? last.revision + 1 : 0;
+}
+
+/**
+ * `known` followed by the events of `fresh` after its last revision. Two reads can overlap (the
+ * page opened while a turn ended): an event the other read already added is not added twice.
+ */
+function appendNewEvents(known: StoredEvent[], fresh: readonly StoredEvent[]): StoredEvent[] {
+  const after = nextRevisionAfter(known);
+  const added = fresh.filter((event) => event.revision >= after);
+  return added.length === 0 ? known : [...known, ...added];
 }
