@@ -152,6 +152,45 @@ describe('S2 provider transport (retries, connection failures, cancellation) aga
     expect(reply.toolCalls).toEqual([{ callId: 'call_0', toolName: 'read_file', arguments: '{"path": "a' }]);
   });
 
+  it('joins a character whose UTF-8 bytes arrive in two reads (the second part is sent only after the first was read)', async () => {
+    let sendRest: () => void = () => {};
+    const server = await raw([
+      (_req, res) => {
+        const bytes = Buffer.from(`${openAiChunk({ content: 'ok ' })}${openAiChunk({ content: 'é😀€' })}${openAiChunk({}, 'stop')}data: [DONE]\n\n`, 'utf8');
+        // Cut inside the emoji (4 bytes): the first read ends with half of it.
+        const cut = bytes.indexOf(Buffer.from('😀', 'utf8')) + 2;
+        sse(res).write(bytes.subarray(0, cut));
+        sendRest = () => res.end(bytes.subarray(cut));
+      },
+    ]);
+    const provider = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: server.url, ...FAST });
+    const deltas: string[] = [];
+    const reply = await provider.complete(REQUEST, {
+      onTextDelta: (text) => {
+        deltas.push(text);
+        if (text === 'ok ') sendRest();
+      },
+    });
+    expect(deltas).toEqual(['ok ', 'é😀€']);
+    expect(reply.text).toBe('ok é😀€');
+  });
+
+  it('a reply that turns unreadable mid-stream fails with provider_bad_response at once and closes the connection the server holds open', async () => {
+    let closed!: Promise<void>;
+    const server = await raw([
+      (_req, res) => {
+        closed = new Promise((resolve) => res.on('close', () => resolve()));
+        // Never ended by the server: only the client can close it.
+        sse(res).write(`${openAiChunk({ content: 'fine so far ' })}data: {not json\n\n`);
+      },
+    ]);
+    const provider = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: server.url, ...FAST });
+    const error = await providerError(provider.complete(REQUEST));
+    expect(error.code).toBe('provider_bad_response');
+    await closed;
+    expect(server.hits()).toBe(1);
+  });
+
   it('fails with provider_cancelled without a request when the signal is already aborted', async () => {
     const server = await raw([openAiText('unused')]);
     const provider = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: server.url, ...FAST });

@@ -40,3 +40,35 @@ describe('toChatMessages after a compaction', () => {
     expect(chat[0]).toEqual({ role: 'user', text: `${SUMMARY_HEADER}\nThey talked.\n[End of summary]` });
   });
 });
+
+describe('toChatMessages from one request to the next (F5)', () => {
+  const withToolRound: SessionCommand[] = [
+    { type: 'StartSession', sessionId: 's', agentId: 'a' },
+    { type: 'RecordUserMessage', messageId: 'u1', text: 'what time is it?' },
+    { type: 'RecordAssistantMessage', messageId: 'a1', text: '', toolCalls: [{ callId: 'c1', toolName: 'read_file', arguments: { path: 'x' } }] },
+    { type: 'RecordToolResult', messageId: 't1', callId: 'c1', toolName: 'read_file', durationMs: 1, status: 'success', result: 'file body' },
+  ];
+
+  it('reuses the conversions of messages already sent and converts only the new one; each provider gets its own', () => {
+    const scenario = sessionScenario(testCatalogue()).given(...withToolRound);
+    const first = toChatMessages(scenario.state(), 'openai');
+    scenario.record({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'It says: file body', toolCalls: [] });
+    const next = toChatMessages(scenario.state(), 'openai');
+    expect(first.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(next).toHaveLength(first.length + 1);
+    first.forEach((message, i) => expect(next[i]).toBe(message));
+    expect(next.at(-1)).toEqual({ role: 'assistant', text: 'It says: file body', toolCalls: [] });
+    expect(next.find((m) => m.role === 'tool')).toMatchObject({ role: 'tool', callId: 'c1', isError: false, content: expect.stringContaining('file body') });
+
+    const gemini = toChatMessages(scenario.state(), 'gemini');
+    expect(gemini[0]).not.toBe(next[0]);
+    expect(gemini).toEqual(next);
+  });
+
+  it('a state folded again from the same events (another process, a reload) converts to the same messages', () => {
+    const once = toChatMessages(sessionScenario(testCatalogue()).given(...withToolRound).state(), 'anthropic');
+    const again = toChatMessages(sessionScenario(testCatalogue()).given(...withToolRound).state(), 'anthropic');
+    expect(again[0]).not.toBe(once[0]);
+    expect(again).toEqual(once);
+  });
+});

@@ -12,7 +12,7 @@ import type { ChatMessage } from '@oneclaw/model-providers';
  */
 export function toChatMessages(state: SessionState, provider: ProviderName): ChatMessage[] {
   const { summary, messages } = modelConversation(state);
-  const chat = messages.map((m) => toChatMessage(m, provider));
+  const chat = messages.map((m) => convertedOnce(m, provider));
   if (summary === null) return chat;
   return withSummary(summary, chat);
 }
@@ -30,6 +30,22 @@ function withSummary(summary: string, chat: ChatMessage[]): ChatMessage[] {
   const [first, ...rest] = chat;
   if (first?.role === 'user') return [{ ...first, text: `${block}\n\n${first.text}` }, ...rest];
   return [{ role: 'user', text: block }, ...chat];
+}
+
+/**
+ * Each recorded message converted once per provider. Recorded messages are immutable and the
+ * same objects from one state of a session to the next (evolve copies the arrays, not the
+ * messages), so a request reuses the conversions of the requests before it instead of building
+ * the whole conversation again: in long sessions that rebuild, mostly the tool results' JSON,
+ * was 3.6% of a loaded server's main thread (benchmarks.md, F5). Weak: a message no session
+ * holds any more takes its conversions with it.
+ */
+const conversions = new WeakMap<MessageData, Partial<Record<ProviderName, ChatMessage>>>();
+
+function convertedOnce(m: MessageData, provider: ProviderName): ChatMessage {
+  let byProvider = conversions.get(m);
+  if (!byProvider) conversions.set(m, (byProvider = {}));
+  return (byProvider[provider] ??= toChatMessage(m, provider));
 }
 
 function toChatMessage(m: MessageData, provider: ProviderName): ChatMessage {
