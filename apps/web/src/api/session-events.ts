@@ -12,11 +12,7 @@ const PAGE_LIMIT: (typeof SESSION_EVENTS_PAGE)['maxLimit'] = 1000;
  * from GET /api/sessions/:id/events (the server answers at most PAGE_LIMIT a time), following
  * `nextRevision` to the end. `base` is the session's path, `/api/sessions/<id>`.
  */
-export async function readAllSessionEvents(
-  api: Pick<ApiClient, 'get'>,
-  base: string,
-  options: RequestOptions & { readonly fromRevision?: number } = {},
-): Promise<StoredEvent[]> {
+export async function readAllSessionEvents(api: Pick<ApiClient, 'get'>, base: string, options: RequestOptions & { readonly fromRevision?: number } = {}): Promise<StoredEvent[]> {
   const { fromRevision = 0, ...requestOptions } = options;
   const events: StoredEvent[] = [];
   let from: number | null = fromRevision;
