@@ -281,8 +281,14 @@ interface Throughput {
   readonly result: autocannon.Result;
   /** Commits of the store during the main run, and the appends they carried. */
   readonly commits: { readonly commits: number; readonly appends: number };
-  /** Main thread's event-loop utilization (0..1) and the process's CPU time (all threads, ms) during the main run. */
-  readonly busy: { readonly utilization: number; readonly cpuMs: number };
+  /** The main thread's busy time (event loop active, ms) and the process's CPU time (all threads, ms) during the main run. */
+  readonly busy: { readonly activeMs: number; readonly cpuMs: number };
+  /**
+   * The main run measured here, from its first request built to its last answer: autocannon's
+   * own `duration` ends at its next 1 s sample tick after the last answer, which made a 6.1 s run
+   * and a 7.0 s run both "7 s" (throughput off by up to a seventh, and every run of a size the same).
+   */
+  readonly window: { readonly seconds: number; readonly answers: number };
   readonly turnsPerConnection: number;
   readonly check: LossCheck;
   readonly poolMisses: number;
@@ -321,17 +327,22 @@ async function throughput(server: TestServer, tag: string, perTurn: readonly str
   let poolMisses = 0;
   let seenThisRun = new Set<string>();
   let steady: number[] = [];
+  let window = { first: Infinity, last: -Infinity, answers: 0 };
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKEN}` };
   const request: autocannon.Request = {
     method: 'POST',
     headers,
     setupRequest: (req, context) => {
       const id = free.pop() ?? `${tag}-missing-${++poolMisses}`;
-      Object.assign(context, { sessionId: id, sentAt: performance.now() });
+      const sentAt = performance.now();
+      window.first = Math.min(window.first, sentAt);
+      Object.assign(context, { sessionId: id, sentAt });
       return { ...req, method: 'POST', headers, path: `/api/sessions/${id}/messages${query}`, body: JSON.stringify({ text: MESSAGE }) };
     },
     onResponse: (status, _body, context) => {
       const { sessionId: id, sentAt } = context as { sessionId?: string; sentAt?: number };
+      window.last = performance.now();
+      window.answers += 1;
       if (!id || !answered.has(id)) return;
       if (status >= 200 && status < 300) answered.set(id, (answered.get(id) ?? 0) + 1);
       // The pool hands a returned session straight back to the same connection (LIFO), so a
@@ -356,15 +367,17 @@ async function throughput(server: TestServer, tag: string, perTurn: readonly str
   const perConnection = Math.max(4, Math.round((1.2 * rate * SECONDS) / CONNECTIONS));
   seenThisRun = new Set();
   steady = [];
+  window = { first: Infinity, last: -Infinity, answers: 0 };
   const before = { ...commits };
   const loopBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
   const result = await runCannon({ ...base, amount: perConnection * CONNECTIONS });
   const cpu = process.cpuUsage(cpuBefore);
-  const busy = { utilization: performance.eventLoopUtilization(loopBefore).utilization, cpuMs: (cpu.user + cpu.system) / 1000 };
+  const busy = { activeMs: performance.eventLoopUtilization(loopBefore).active, cpuMs: (cpu.user + cpu.system) / 1000 };
   const during = { commits: commits.commits - before.commits, appends: commits.appends - before.appends };
   const check = await checkEvents(server, ids, answered, perTurn);
-  return { result, commits: during, busy, turnsPerConnection: perConnection, check, poolMisses, steady: summarize(steady) };
+  const measured = { seconds: (window.last - window.first) / 1000, answers: window.answers };
+  return { result, commits: during, busy, window: measured, turnsPerConnection: perConnection, check, poolMisses, steady: summarize(steady) };
 }
 
 async function readEvents(server: TestServer, sessionId: string): Promise<RecordedEvent[]> {
@@ -518,7 +531,7 @@ async function measure(variant: Variant, kind: RunnerKind, model: InstantModel, 
 /** Per turn: the whole turn minus the model call, i.e. what the server itself adds. */
 const overhead = (turns: Turns): Summary => summarize(turns.totals.map((total, i) => total - (turns.parts[i]?.model ?? 0)));
 const partSummary = (turns: Turns, part: Part): Summary => summarize(turns.parts.map((p) => p[part]));
-const turnsPerSecond = (c: Throughput | undefined): number => (c ? c.result.requests.total / (c.result.duration || 1) : NaN);
+const turnsPerSecond = (c: Throughput | undefined): number => (c ? c.window.answers / (c.window.seconds || 1) : NaN);
 
 function printResult(r: Result, perTurn: readonly string[]): void {
   const http = summarize(r.http.totals);
@@ -548,7 +561,7 @@ function printResult(r: Result, perTurn: readonly string[]): void {
     const res = c.result;
     console.log(
       `throughput, ${CONNECTIONS} connections, one session each at a time, ${c.turnsPerConnection} turns per connection: ` +
-        `${turnsPerSecond(c).toFixed(1)} turns/s over ${res.duration.toFixed(1)} s (${res.requests.total} requests), ` +
+        `${turnsPerSecond(c).toFixed(1)} turns/s over ${c.window.seconds.toFixed(2)} s (${c.window.answers} answers, first request built to last answer; autocannon: ${res.requests.total} requests, ${res.duration.toFixed(1)} s to its next sample tick), ` +
         `latency p50 ${res.latency.p50} ms, p90 ${res.latency.p90} ms, p99 ${res.latency.p99} ms, max ${res.latency.max} ms, non-2xx ${res.non2xx}, errors ${res.errors}, timeouts ${res.timeouts}` +
         (c.poolMisses > 0 ? `, requests without a free session ${c.poolMisses}` : ''),
     );
@@ -558,11 +571,11 @@ function printResult(r: Result, perTurn: readonly string[]): void {
     );
     console.log(
       `  store commits during the run: ${c.commits.commits} carrying ${c.commits.appends} appends (${(c.commits.appends / Math.max(1, c.commits.commits)).toFixed(1)} appends per commit, ` +
-        `${(c.commits.commits / Math.max(1, res.requests.total)).toFixed(2)} commits per turn)`,
+        `${(c.commits.commits / Math.max(1, c.window.answers)).toFixed(2)} commits per turn)`,
     );
-    const perTurnMs = (total: number) => (total / Math.max(1, res.requests.total)).toFixed(2);
+    const perTurnMs = (total: number) => (total / Math.max(1, c.window.answers)).toFixed(2);
     console.log(
-      `  main thread busy ${(100 * c.busy.utilization).toFixed(0)}% of the run (${perTurnMs(1000 * res.duration * c.busy.utilization)} ms per turn, autocannon included); ` +
+      `  main thread busy ${(100 * Math.min(1, c.busy.activeMs / (1000 * c.window.seconds))).toFixed(0)}% of the run (${perTurnMs(c.busy.activeMs)} ms per turn, autocannon included); ` +
         `process CPU ${perTurnMs(c.busy.cpuMs)} ms per turn (all threads: server, fake model, JS workers, autocannon)`,
     );
     const k = c.check;
@@ -593,9 +606,9 @@ function printComparison(results: readonly Result[]): void {
     row('latency under load p50 (ms)', before.cannon?.result.latency.p50 ?? NaN, after.cannon?.result.latency.p50 ?? NaN, plain(0));
     row('latency under load p99 (ms)', before.cannon?.result.latency.p99 ?? NaN, after.cannon?.result.latency.p99 ?? NaN, plain(0));
     row('latency under load p99 without first requests (ms)', before.cannon?.steady.p99 ?? NaN, after.cannon?.steady.p99 ?? NaN, plain(0));
-    const commitsPerTurn = (r: Result) => (r.cannon ? r.cannon.commits.commits / Math.max(1, r.cannon.result.requests.total) : NaN);
+    const commitsPerTurn = (r: Result) => (r.cannon ? r.cannon.commits.commits / Math.max(1, r.cannon.window.answers) : NaN);
     row('store commits (fsyncs) per turn under load', commitsPerTurn(before), commitsPerTurn(after), plain(2));
-    const busyPerTurn = (r: Result) => (r.cannon ? (1000 * r.cannon.result.duration * r.cannon.busy.utilization) / Math.max(1, r.cannon.result.requests.total) : NaN);
+    const busyPerTurn = (r: Result) => (r.cannon ? r.cannon.busy.activeMs / Math.max(1, r.cannon.window.answers) : NaN);
     row('main thread busy per turn under load (ms)', busyPerTurn(before), busyPerTurn(after), plain(2));
     row('whole turn over HTTP, one at a time, p50', summarize(before.http.totals).p50, summarize(after.http.totals).p50, ms);
     row('server overhead of a turn (minus the model call), p50', overhead(before.http).p50, overhead(after.http).p50, ms);
