@@ -261,9 +261,14 @@ async function checkLoss(url: string, ids: readonly string[], answered: Readonly
   const positions = new Set<number>();
   let events = 0;
   for (const sessionId of ids) {
-    const answer = await call(url, 'GET', `/api/sessions/${sessionId}/events`);
-    if (answer.status !== 200) throw new Error(`GET events ${sessionId}: ${answer.status}`);
-    const stream = answer.body.events as RecordedEvent[];
+    // Page by page: the route answers at most 1000 events at a time.
+    const stream: RecordedEvent[] = [];
+    for (let from: number | null = 0; from !== null;) {
+      const answer = await call(url, 'GET', `/api/sessions/${sessionId}/events?fromRevision=${from}&limit=1000`);
+      if (answer.status !== 200) throw new Error(`GET events ${sessionId}: ${answer.status}`);
+      stream.push(...(answer.body.events as RecordedEvent[]));
+      from = answer.body.nextRevision as number | null;
+    }
     stream.forEach((e, i) => {
       if (e.revision !== i) revisionGaps += 1;
       positions.add(e.position);

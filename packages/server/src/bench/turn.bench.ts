@@ -14,15 +14,19 @@
  * 2. The same turns through TurnRunner.run directly (no HTTP, no Nest): the in-process baseline.
  * 3. autocannon, 50 connections, each request on a session no other request is using, ~10 s;
  *    then every session's events are read back and checked against the answered turns.
+ *    autocannon runs in a child process (load-generator.ts), as an outside load test would, so
+ *    the server's main thread does the server's work only.
  * Environment: BENCH_TURNS (200), BENCH_WARMUP (20), BENCH_SECONDS (10), BENCH_RUNNERS
- * ("worker"; "in-process,worker" adds the in-process QuickJS runner), BENCH_VARIANTS ("before,f5").
+ * ("worker"; "in-process,worker" adds the in-process QuickJS runner), BENCH_VARIANTS ("before,f5"),
+ * BENCH_LOAD_IN ("process"; "main" runs autocannon in the server's thread, as runs before
+ * 2026-11-26 did).
  */
 import 'reflect-metadata';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import type { RecordedEvent } from '@oneclaw/core';
 import { SqliteEventStore, sqliteVersion } from '@oneclaw/event-store-sqlite';
 import { createBridgeHost, InProcessJsRunner, type ClosableBridgeHost, type JsRunner } from '@oneclaw/js-tools';
@@ -45,6 +49,7 @@ import { ConversationCompactor } from '../turns/conversation-compactor';
 import { TurnRunner } from '../turns/turn-runner';
 import { useBeforeF5Path } from './before-f5';
 import { INSTANT_TEXT, startInstantModel, type InstantModel } from './instant-model';
+import { startLoadGenerator } from './load-generator';
 import { instrument, PartClock, PARTS, summarize, timedEventStore, type Part, type PartTimes, type Summary } from './part-clock';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 200);
@@ -311,79 +316,48 @@ interface LossCheck {
   readonly oddPatterns: string;
 }
 
-function runCannon(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
+/** Where autocannon runs: its own process (default, as an outside load test), or the server's thread as before 2026-11-26. */
+const LOAD_IN: 'process' | 'main' = process.env.BENCH_LOAD_IN === 'main' ? 'main' : 'process';
 
 async function throughput(server: TestServer, tag: string, perTurn: readonly string[], query: string, commits: { commits: number; appends: number }): Promise<Throughput> {
   const ids = Array.from({ length: CONNECTIONS }, (_, i) => `${tag}-load-${i}`);
   for (const id of ids) await startSessionOverHttp(server, id);
-  // A session runs one turn at a time: each request takes a session no request in flight holds,
-  // and gives it back with its response (autocannon calls onResponse before the next setupRequest).
-  const free = [...ids];
-  const answered = new Map<string, number>(ids.map((id) => [id, 0]));
-  let poolMisses = 0;
-  let seenThisRun = new Set<string>();
-  let steady: number[] = [];
-  let window = { first: Infinity, last: -Infinity, answers: 0 };
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKEN}` };
-  const request: autocannon.Request = {
-    method: 'POST',
-    headers,
-    setupRequest: (req, context) => {
-      const id = free.pop() ?? `${tag}-missing-${++poolMisses}`;
-      const sentAt = performance.now();
-      window.first = Math.min(window.first, sentAt);
-      Object.assign(context, { sessionId: id, sentAt });
-      return { ...req, method: 'POST', headers, path: `/api/sessions/${id}/messages${query}`, body: JSON.stringify({ text: MESSAGE }) };
-    },
-    onResponse: (status, _body, context) => {
-      const { sessionId: id, sentAt } = context as { sessionId?: string; sentAt?: number };
-      window.last = performance.now();
-      window.answers += 1;
-      if (!id || !answered.has(id)) return;
-      if (status >= 200 && status < 300) answered.set(id, (answered.get(id) ?? 0) + 1);
-      // The pool hands a returned session straight back to the same connection (LIFO), so a
-      // session's first request in a run is its connection's first: built before the connection
-      // opened, it waits out the connection burst. Later ones are built right before being written.
-      if (sentAt !== undefined && seenThisRun.has(id)) steady.push(performance.now() - sentAt);
-      seenThisRun.add(id);
-      free.push(id);
-    },
-  };
-  const base = { url: server.url, connections: CONNECTIONS, pipelining: 1, timeout: 30, requests: [request] };
-  // Each connection stops after a fixed number of answered requests, so none is cut off in flight
-  // (a cut-off turn would record a cancellation). `amount` splits the total evenly over the
-  // connections; unlike maxConnectionRequests it also turns off autocannon's 10 s duration timer,
-  // which would otherwise close connections with turns in flight. First a warm-up run (the worker
-  // pool grows to 4 under load, and a new worker starts cold), then a probe run that sizes the
-  // main run for ~SECONDS.
-  await runCannon({ ...base, amount: 4 * CONNECTIONS });
-  const probe = await runCannon({ ...base, amount: 4 * CONNECTIONS });
-  const rate = probe.requests.total / (probe.duration || 1);
-  // A 4-request run is mostly ramp-up and ramp-down: a long run goes about a fifth faster.
-  const perConnection = Math.max(4, Math.round((1.2 * rate * SECONDS) / CONNECTIONS));
-  seenThisRun = new Set();
-  steady = [];
-  window = { first: Infinity, last: -Infinity, answers: 0 };
-  const before = { ...commits };
-  const loopBefore = performance.eventLoopUtilization();
-  const cpuBefore = process.cpuUsage();
-  const result = await runCannon({ ...base, amount: perConnection * CONNECTIONS });
-  const cpu = process.cpuUsage(cpuBefore);
-  const busy = { activeMs: performance.eventLoopUtilization(loopBefore).active, cpuMs: (cpu.user + cpu.system) / 1000 };
-  const during = { commits: commits.commits - before.commits, appends: commits.appends - before.appends };
-  const check = await checkEvents(server, ids, answered, perTurn);
-  const measured = { seconds: (window.last - window.first) / 1000, answers: window.answers };
-  return { result, commits: during, busy, window: measured, turnsPerConnection: perConnection, check, poolMisses, steady: summarize(steady) };
+  const load = await startLoadGenerator({ url: server.url, token: TEST_API_TOKEN, sessionIds: ids, query, message: MESSAGE }, LOAD_IN);
+  try {
+    // Each connection stops after a fixed number of answered requests, so none is cut off in
+    // flight. First a warm-up run (the worker pool grows to 4 under load, and a new worker starts
+    // cold), then a probe run that sizes the main run for ~SECONDS.
+    await load.run(4 * CONNECTIONS);
+    const probe = await load.run(4 * CONNECTIONS);
+    const rate = probe.answers / (probe.elapsedMs / 1000 || 1);
+    // A 4-request run is mostly ramp-up and ramp-down: a long run goes faster.
+    const perConnection = Math.max(4, Math.round((rate * SECONDS) / CONNECTIONS));
+    const before = { ...commits };
+    const loopBefore = performance.eventLoopUtilization();
+    const cpuBefore = process.cpuUsage();
+    const run = await load.run(perConnection * CONNECTIONS);
+    const cpu = process.cpuUsage(cpuBefore);
+    const busy = { activeMs: performance.eventLoopUtilization(loopBefore).active, cpuMs: (cpu.user + cpu.system) / 1000 };
+    const during = { commits: commits.commits - before.commits, appends: commits.appends - before.appends };
+    const check = await checkEvents(server, ids, await load.answered(), perTurn);
+    const window = { seconds: run.elapsedMs / 1000, answers: run.answers };
+    return { result: run.result, commits: during, busy, window, turnsPerConnection: perConnection, check, poolMisses: await load.poolMisses(), steady: summarize([...run.steady]) };
+  } finally {
+    await load.close();
+  }
 }
 
+/** Every event of the session, page by page (the route answers at most 1000 at a time). */
 async function readEvents(server: TestServer, sessionId: string): Promise<RecordedEvent[]> {
-  const res = await server.api('GET', `/api/sessions/${sessionId}/events`);
-  if (res.status !== 200) throw new Error(`GetSessionEvents ${sessionId}: HTTP ${res.status}`);
-  return (res.body as { events: RecordedEvent[] }).events;
+  const events: RecordedEvent[] = [];
+  for (let from: number | null = 0; from !== null;) {
+    const res = await server.api('GET', `/api/sessions/${sessionId}/events?fromRevision=${from}&limit=1000`);
+    if (res.status !== 200) throw new Error(`GetSessionEvents ${sessionId}: HTTP ${res.status}`);
+    const page = res.body as { events: RecordedEvent[]; nextRevision: number | null };
+    events.push(...page.events);
+    from = page.nextRevision;
+  }
+  return events;
 }
 
 async function checkEvents(server: TestServer, ids: readonly string[], answered: ReadonlyMap<string, number>, perTurn: readonly string[]): Promise<LossCheck> {
@@ -575,8 +549,8 @@ function printResult(r: Result, perTurn: readonly string[]): void {
     );
     const perTurnMs = (total: number) => (total / Math.max(1, c.window.answers)).toFixed(2);
     console.log(
-      `  main thread busy ${(100 * Math.min(1, c.busy.activeMs / (1000 * c.window.seconds))).toFixed(0)}% of the run (${perTurnMs(c.busy.activeMs)} ms per turn, autocannon included); ` +
-        `process CPU ${perTurnMs(c.busy.cpuMs)} ms per turn (all threads: server, fake model, JS workers, autocannon)`,
+      `  main thread busy ${(100 * Math.min(1, c.busy.activeMs / (1000 * c.window.seconds))).toFixed(0)}% of the run (${perTurnMs(c.busy.activeMs)} ms per turn, ${LOAD_IN === 'main' ? 'autocannon included' : 'the server alone: autocannon runs in its own process'}); ` +
+        `process CPU ${perTurnMs(c.busy.cpuMs)} ms per turn (all threads: server, fake model, JS workers${LOAD_IN === 'main' ? ', autocannon' : '; not autocannon'})`,
     );
     const k = c.check;
     console.log(
