@@ -52,7 +52,7 @@ export class AnthropicProvider implements ModelProvider {
         provider: 'anthropic',
         url: `${this.baseUrl}/v1/messages`,
         headers: { 'anthropic-version': ANTHROPIC_VERSION, ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-        body: this.buildBody(request),
+        body: JSON.stringify(this.buildBody(request)),
         secret: apiKey,
         signal: request.signal,
         onTextDelta: handlers.onTextDelta,

@@ -54,7 +54,7 @@ export class GeminiProvider implements ModelProvider {
         provider: 'gemini',
         url: `${this.baseUrl}/v1beta/models/${model}:streamGenerateContent?alt=sse`,
         headers: apiKey ? { 'x-goog-api-key': apiKey } : {},
-        body: this.buildBody(request),
+        body: JSON.stringify(this.buildBody(request)),
         secret: apiKey,
         signal: request.signal,
         onTextDelta: handlers.onTextDelta,

@@ -145,6 +145,28 @@ describe('S2 OpenAI-compatible provider against a loopback fake OpenAI server', 
     });
   });
 
+  it('F5 a later request of the conversation reuses the JSON of the messages it already sent; the body is still exactly buildBody', async () => {
+    fake.enqueue(fakeReply.text('one'), fakeReply.text('two'));
+    // Text that would break a naive splice: replacement patterns, the placeholder's look, line separators.
+    const first: ChatMessage = { role: 'user', text: 'Price: $& and $1, "\u0000oneclaw-messages\u0000", a\u2028b, café 😀' };
+    const reply: ChatMessage = { role: 'assistant', text: 'Noted.', toolCalls: [] };
+    await provider.complete(request([first]));
+    const later = request([first, reply, { role: 'user', text: 'And now?' }]);
+    await provider.complete(later);
+    expect(fake.requests[1]?.body).toEqual(provider.buildBody(later));
+    expect((fake.requests[1]?.body as { messages: unknown[] }).messages[1]).toEqual({ role: 'user', content: first.text });
+
+    // The JSON of a message is taken from the first request that sent it: a message object is
+    // never changed in the server (recorded messages are immutable), so this shows the reuse.
+    (first as { text: string }).text = 'changed after it was sent';
+    fake.enqueue(fakeReply.text('three'));
+    await provider.complete(later);
+    expect((fake.requests[2]?.body as { messages: unknown[] }).messages[1]).toEqual({
+      role: 'user',
+      content: 'Price: $& and $1, "\u0000oneclaw-messages\u0000", a\u2028b, café 😀',
+    });
+  });
+
   it('omits the tools field when there are no tools and sends no auth header without a key', async () => {
     const open = await startFakeModelServer('openai', { replies: [fakeReply.text('hi')] });
     try {

@@ -58,7 +58,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         provider: 'openai',
         url: `${this.baseUrl}/chat/completions`,
         headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-        body: this.buildBody(request),
+        body: this.bodyJson(request),
         secret: apiKey,
         signal: request.signal,
         onTextDelta: handlers.onTextDelta,
@@ -70,12 +70,36 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     );
   }
 
-  /** Exposed for tests and audit: exactly what is POSTed. */
+  /** Exposed for tests and audit: exactly what is POSTed (`bodyJson` is its JSON text). */
   buildBody(request: ModelRequest): Record<string, unknown> {
+    return this.bodyAround(request, toOpenAiMessages(request.system, request.messages, { pdf: this.pdfFileParts }));
+  }
+
+  /**
+   * `buildBody(request)` as JSON text, with each conversation message's JSON kept from the
+   * requests before: a session's messages are the same objects from one request to the next
+   * (the server converts each recorded message once), and serializing the whole conversation on
+   * every request was 7% of a loaded server's main thread (benchmarks.md, F5).
+   */
+  bodyJson(request: ModelRequest): string {
+    const parts = request.system !== '' ? [JSON.stringify(systemMessage(request.system))] : [];
+    for (const message of request.messages) {
+      let json = this.messageJson.get(message);
+      if (json === undefined) this.messageJson.set(message, (json = JSON.stringify(toOpenAiMessage(message, { pdf: this.pdfFileParts }))));
+      parts.push(json);
+    }
+    // The array goes where a placeholder string stood; a function, so no `$` in it is special.
+    return JSON.stringify(this.bodyAround(request, MESSAGES_PLACEHOLDER)).replace(JSON.stringify(MESSAGES_PLACEHOLDER), () => `[${parts.join(',')}]`);
+  }
+
+  /** Each message's JSON in the wire format, by the message (see bodyJson); weak, so it goes with the message. */
+  private readonly messageJson = new WeakMap<ChatMessage, string>();
+
+  private bodyAround(request: ModelRequest, messages: unknown): Record<string, unknown> {
     const tools = requestTools('openai', request.tools);
     return {
       model: request.model,
-      messages: toOpenAiMessages(request.system, request.messages, { pdf: this.pdfFileParts }),
+      messages,
       ...(tools ? { tools } : {}),
       ...(request.maxOutputTokens !== undefined ? { [this.maxTokensField]: request.maxOutputTokens } : {}),
       stream: true,
@@ -84,38 +108,39 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   }
 }
 
+/** Stands for the messages array in the body's JSON until bodyJson puts the array there. */
+const MESSAGES_PLACEHOLDER = '\u0000oneclaw-messages\u0000';
+
+function systemMessage(system: string): Record<string, unknown> {
+  return { role: 'system', content: system };
+}
+
 export function toOpenAiMessages(system: string, messages: readonly ChatMessage[], files: UserPartOptions = { pdf: false }): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  if (system !== '') out.push({ role: 'system', content: system });
-  for (const message of messages) {
-    switch (message.role) {
-      case 'user':
-        // Plain text stays a string (what every compatible server takes); files make it a part list.
-        out.push({ role: 'user', content: (message.attachments ?? []).length === 0 ? message.text : userParts(message, files).map(openAiUserPart) });
-        break;
-      case 'assistant':
-        if (message.toolCalls.length === 0) {
-          out.push({ role: 'assistant', content: message.text });
-        } else {
-          // OpenAI wants null, not '', when the turn is only tool calls.
-          out.push({
-            role: 'assistant',
-            content: message.text === '' ? null : message.text,
-            tool_calls: message.toolCalls.map((call) => ({
-              id: call.callId,
-              type: 'function',
-              function: { name: call.toolName, arguments: argumentsAsJsonText(call.arguments) },
-            })),
-          });
-        }
-        break;
-      case 'tool':
-        // No error flag in this API: `content` already reads as an error for the model.
-        out.push({ role: 'tool', tool_call_id: message.callId, content: message.content });
-        break;
-    }
+  const out = messages.map((message) => toOpenAiMessage(message, files));
+  return system !== '' ? [systemMessage(system), ...out] : out;
+}
+
+function toOpenAiMessage(message: ChatMessage, files: UserPartOptions): Record<string, unknown> {
+  switch (message.role) {
+    case 'user':
+      // Plain text stays a string (what every compatible server takes); files make it a part list.
+      return { role: 'user', content: (message.attachments ?? []).length === 0 ? message.text : userParts(message, files).map(openAiUserPart) };
+    case 'assistant':
+      if (message.toolCalls.length === 0) return { role: 'assistant', content: message.text };
+      // OpenAI wants null, not '', when the turn is only tool calls.
+      return {
+        role: 'assistant',
+        content: message.text === '' ? null : message.text,
+        tool_calls: message.toolCalls.map((call) => ({
+          id: call.callId,
+          type: 'function',
+          function: { name: call.toolName, arguments: argumentsAsJsonText(call.arguments) },
+        })),
+      };
+    case 'tool':
+      // No error flag in this API: `content` already reads as an error for the model.
+      return { role: 'tool', tool_call_id: message.callId, content: message.content };
   }
-  return out;
 }
 
 function openAiUserPart(part: UserPart): Record<string, unknown> {

@@ -56,7 +56,8 @@ export interface StreamingCall<T> {
   readonly provider: ProviderName;
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
+  /** The request body as JSON text (a provider may build it from cached parts, openai-compatible-provider.ts). */
+  readonly body: string;
   /** Removed from every error text; never sent anywhere but the auth header. */
   readonly secret?: string;
   readonly signal?: AbortSignal;
@@ -145,7 +146,7 @@ async function streamOnce<T>(call: StreamingCall<T>, options: ResolvedTransportO
     const response = await request(call.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...call.headers },
-      body: JSON.stringify(call.body),
+      body: call.body,
       signal: controller.signal,
       headersTimeout: 0,
       bodyTimeout: 0,
