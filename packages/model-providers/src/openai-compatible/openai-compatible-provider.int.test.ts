@@ -151,8 +151,8 @@ describe('S2 OpenAI-compatible provider against a loopback fake OpenAI server', 
     const first: ChatMessage = { role: 'user', text: 'Price: $& and $1, "\u0000oneclaw-messages\u0000", a\u2028b, café 😀' };
     const reply: ChatMessage = { role: 'assistant', text: 'Noted.', toolCalls: [] };
     await provider.complete(request([first]));
-    // Whole texts equal to the placeholders the body is spliced at.
-    const later = request([first, reply, { role: 'user', text: '\u0000oneclaw-tools\u0000' }, { role: 'assistant', text: '\u0000oneclaw-messages\u0000', toolCalls: [] }]);
+    // A whole text equal to the placeholder the messages are spliced at.
+    const later = request([first, reply, { role: 'user', text: '\u0000oneclaw-messages\u0000' }]);
     await provider.complete(later);
     expect(fake.requests[1]?.body).toEqual(provider.buildBody(later));
     expect((fake.requests[1]?.body as { messages: unknown[] }).messages[1]).toEqual({ role: 'user', content: first.text });
