@@ -8,6 +8,16 @@ import { onSessionsChanged } from './sessions-changed';
 /** A stored event's metadata as the server records it. */
 const meta = (eventId: string) => ({ eventId, occurredAt: '', correlationId: 'c', causationId: 'c', schemaVersion: 1 });
 
+/** A stored MessageSent of the session (a user message, or an assistant reply without tool calls). */
+const message = (messageId: string, role: 'user' | 'assistant', text: string, revision: number): StoredEvent => ({
+  type: 'MessageSent',
+  data: role === 'user' ? { messageId, role, text } : { messageId, role, text, toolCalls: [] },
+  metadata: meta(`e${revision}`),
+  streamId: 'session-s 1',
+  revision,
+  position: revision,
+});
+
 function view(overrides: Partial<SessionView> = {}): SessionView {
   return {
     sessionId: 's 1',
@@ -273,15 +283,6 @@ describe('a send that never reaches the server', () => {
 });
 
 describe("re-reading a session's events", () => {
-  const message = (messageId: string, role: 'user' | 'assistant', text: string, revision: number): StoredEvent => ({
-    type: 'MessageSent',
-    data: role === 'user' ? { messageId, role, text } : { messageId, role, text, toolCalls: [] },
-    metadata: meta(`e${revision}`),
-    streamId: 'session-s',
-    revision,
-    position: revision,
-  });
-
   test('after a turn only the events after the last one read are asked for, and the transcript still has every message', async () => {
     const api = new FakeApi();
     api.stored = { view: view(), events: [message('u1', 'user', 'first', 0), message('a1', 'assistant', 'One.', 1)] };
@@ -314,14 +315,6 @@ describe("re-reading a session's events", () => {
 });
 
 describe('retry and edit in the chat store', () => {
-  const message = (messageId: string, role: 'user' | 'assistant', text: string, revision: number): StoredEvent => ({
-    type: 'MessageSent',
-    data: role === 'user' ? { messageId, role, text } : { messageId, role, text, toolCalls: [] },
-    metadata: meta(`e${revision}`),
-    streamId: 'session-s 1',
-    revision,
-    position: revision,
-  });
   const storedTurn = [message('t1-user', 'user', 'joke?', 1), message('t1-assistant-1', 'assistant', 'Joke one.', 2)];
 
   test('retryTurn posts /retry with the message id and an Idempotency-Key, streams the turn, then re-reads', async () => {
