@@ -43,6 +43,8 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly transport: ResolvedTransportOptions;
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
   private readonly pdfFileParts: boolean;
+  /** Each message's JSON in the wire format, by the message (see bodyJson); weak, so it goes with the message. */
+  private readonly messageJson = new WeakMap<ChatMessage, string>();
 
   constructor(private readonly options: OpenAiCompatibleProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -91,9 +93,6 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     // The array goes where a placeholder string stood; a function, so no `$` in it is special.
     return JSON.stringify(this.bodyAround(request, MESSAGES_PLACEHOLDER)).replace(JSON.stringify(MESSAGES_PLACEHOLDER), () => `[${parts.join(',')}]`);
   }
-
-  /** Each message's JSON in the wire format, by the message (see bodyJson); weak, so it goes with the message. */
-  private readonly messageJson = new WeakMap<ChatMessage, string>();
 
   private bodyAround(request: ModelRequest, messages: unknown): Record<string, unknown> {
     const tools = requestTools('openai', request.tools);

@@ -140,8 +140,8 @@ async function streamOnce<T>(call: StreamingCall<T>, options: ResolvedTransportO
   // Set once the body was read to its end: the connection then goes back to the pool as it is.
   let complete = false;
   try {
-    // undici's request(), not fetch(): a Node stream instead of WHATWG streams and a decoder
-    // stream costs a model call about a fifth of the main thread's time (benchmarks.md, F5).
+    // undici's request(), not fetch(): reading a Node stream instead of WHATWG streams and a
+    // decoder stream costs a loopback model call about a quarter of the CPU (benchmarks.md, F5).
     // The idle timer above is the only timeout: undici's own (300 s each) are turned off.
     const response = await request(call.url, {
       method: 'POST',

@@ -19,11 +19,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { RecordedEvent } from '@oneclaw/core';
 // Not './testing': that one also brings describeWithPostgres, which needs Jest.
 import { postgresBinDir, startTestPostgres, type TestPostgres } from '@oneclaw/event-store-postgres/testing/postgres';
 import { ServerProcess } from '../testing/server-process';
 import { instantModelServerEnv, startInstantModel, type InstantModel } from './instant-model';
+import { readSessionEvents } from './read-session-events';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -261,14 +261,7 @@ async function checkLoss(url: string, ids: readonly string[], answered: Readonly
   const positions = new Set<number>();
   let events = 0;
   for (const sessionId of ids) {
-    // Page by page: the route answers at most 1000 events at a time.
-    const stream: RecordedEvent[] = [];
-    for (let from: number | null = 0; from !== null;) {
-      const answer = await call(url, 'GET', `/api/sessions/${sessionId}/events?fromRevision=${from}&limit=1000`);
-      if (answer.status !== 200) throw new Error(`GET events ${sessionId}: ${answer.status}`);
-      stream.push(...(answer.body.events as RecordedEvent[]));
-      from = answer.body.nextRevision as number | null;
-    }
+    const stream = await readSessionEvents((route) => call(url, 'GET', route), sessionId);
     stream.forEach((e, i) => {
       if (e.revision !== i) revisionGaps += 1;
       positions.add(e.position);

@@ -50,6 +50,7 @@ import { TurnRunner } from '../turns/turn-runner';
 import { useBeforeF5Path } from './before-f5';
 import { INSTANT_TEXT, startInstantModel, type InstantModel } from './instant-model';
 import { startLoadGenerator } from './load-generator';
+import { readSessionEvents } from './read-session-events';
 import { instrument, PartClock, PARTS, summarize, timedEventStore, type Part, type PartTimes, type Summary } from './part-clock';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 200);
@@ -330,7 +331,8 @@ async function throughput(server: TestServer, tag: string, perTurn: readonly str
     await load.run(4 * CONNECTIONS);
     const probe = await load.run(4 * CONNECTIONS);
     const rate = probe.answers / (probe.elapsedMs / 1000 || 1);
-    // A 4-request run is mostly ramp-up and ramp-down: a long run goes faster.
+    // A 4-request run is mostly ramp-up and ramp-down, so the main run goes faster than the probe
+    // and ends somewhat before SECONDS; its own clock measures it either way.
     const perConnection = Math.max(4, Math.round((rate * SECONDS) / CONNECTIONS));
     const before = { ...commits };
     const loopBefore = performance.eventLoopUtilization();
@@ -347,17 +349,8 @@ async function throughput(server: TestServer, tag: string, perTurn: readonly str
   }
 }
 
-/** Every event of the session, page by page (the route answers at most 1000 at a time). */
-async function readEvents(server: TestServer, sessionId: string): Promise<RecordedEvent[]> {
-  const events: RecordedEvent[] = [];
-  for (let from: number | null = 0; from !== null;) {
-    const res = await server.api('GET', `/api/sessions/${sessionId}/events?fromRevision=${from}&limit=1000`);
-    if (res.status !== 200) throw new Error(`GetSessionEvents ${sessionId}: HTTP ${res.status}`);
-    const page = res.body as { events: RecordedEvent[]; nextRevision: number | null };
-    events.push(...page.events);
-    from = page.nextRevision;
-  }
-  return events;
+function readEvents(server: TestServer, sessionId: string): Promise<RecordedEvent[]> {
+  return readSessionEvents((route) => server.api('GET', route), sessionId);
 }
 
 async function checkEvents(server: TestServer, ids: readonly string[], answered: ReadonlyMap<string, number>, perTurn: readonly string[]): Promise<LossCheck> {

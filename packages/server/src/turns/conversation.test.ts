@@ -66,18 +66,12 @@ describe('toChatMessages from one request to the next (F5)', () => {
   });
 
   it('a state folded again from the same events (another process, a reload) converts to the same messages', () => {
-    const once = toChatMessages(
+    const fold = () =>
       sessionScenario(testCatalogue())
         .given(...withToolRound)
-        .state(),
-      'anthropic',
-    );
-    const again = toChatMessages(
-      sessionScenario(testCatalogue())
-        .given(...withToolRound)
-        .state(),
-      'anthropic',
-    );
+        .state();
+    const once = toChatMessages(fold(), 'anthropic');
+    const again = toChatMessages(fold(), 'anthropic');
     expect(again[0]).not.toBe(once[0]);
     expect(again).toEqual(once);
   });
