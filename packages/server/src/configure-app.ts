@@ -8,6 +8,14 @@ import { webUiCompression } from './http/web-ui-compression';
 import { webUiNotBuilt } from './http/web-ui-not-built';
 import { securityHeaders } from './security/security-headers';
 
+/**
+ * The signals that stop the server gracefully (turns cancelled and recorded, the store closed).
+ * Not Nest's default list, which also stops on SIGUSR2: that signal is the one node's
+ * `--heapsnapshot-signal=SIGUSR2` uses (docs/memory.md), so a heap snapshot taken on demand would
+ * end the server it was meant to diagnose.
+ */
+export const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'] as const;
+
 /** Everything main.ts does to the app besides listening; the e2e tests call it through createApp. */
 export function configureApp(app: NestExpressApplication, options: Pick<AppOptions, 'config' | 'logger'>): NestExpressApplication {
   const { config } = options;
@@ -33,7 +41,7 @@ export function configureApp(app: NestExpressApplication, options: Pick<AppOptio
   // No built UI: `/` says how to build it rather than answering as an unknown API route.
   app.use(webUiNotBuilt(config.webDir));
   app.useGlobalFilters(new ProblemDetailsFilter(options.logger));
-  app.enableShutdownHooks();
+  app.enableShutdownHooks([...SHUTDOWN_SIGNALS]);
 
   const document = SwaggerModule.createDocument(
     app,
