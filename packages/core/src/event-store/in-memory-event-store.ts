@@ -1,5 +1,5 @@
 import type { EventEnvelope, RecordedEvent } from '../events/event-envelope';
-import { prepareAppend, resolveRetry, type PreparedEvent } from './append-preparation';
+import { fingerprintOf, prepareAppend, resolveRetry, type PreparedEvent } from './append-preparation';
 import {
   DEFAULT_EVENT_STORE_LIMITS,
   type AppendOptions,
@@ -43,7 +43,10 @@ export class InMemoryEventStore implements EventStore {
     const retry = resolveRetry(
       streamId,
       prepared,
-      prepared.map((e) => this.byId.get(idKey(streamId, e.eventId))),
+      prepared.map((e) => {
+        const row = this.byId.get(idKey(streamId, e.eventId));
+        return row && { revision: row.revision, position: row.position, fingerprint: fingerprintOf(row.type, JSON.parse(row.data)) };
+      }),
     );
     if (retry.kind === 'duplicate') return retry.result;
 

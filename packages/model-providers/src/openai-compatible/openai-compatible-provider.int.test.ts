@@ -168,6 +168,54 @@ describe('S2 OpenAI-compatible provider against a loopback fake OpenAI server', 
     });
   });
 
+  it('F5 a request that does not go on from the last one, a caller reusing its array, a model named like a placeholder: the body is still exactly buildBody', async () => {
+    const a: ChatMessage = { role: 'user', text: 'first' };
+    const b: ChatMessage = { role: 'assistant', text: 'second', toolCalls: [] };
+    const c: ChatMessage = { role: 'user', text: 'third' };
+    const messages = [a, b, c];
+    const bodies: unknown[] = [];
+    const send = async (req: ModelRequest) => {
+      fake.enqueue(fakeReply.text('ok'));
+      await provider.complete(req);
+      expect(fake.requests.at(-1)?.body).toEqual(provider.buildBody(req));
+      bodies.push(fake.requests.at(-1)?.body);
+    };
+    await send(request(messages));
+    await send(request([a, c])); // shares only its first message with the last
+    await send(request([a])); // shorter than the last
+    messages[1] = { role: 'assistant', text: 'replaced in the same array', toolCalls: [] };
+    await send(request(messages));
+    messages.push({ role: 'user', text: 'pushed onto the same array' });
+    await send(request(messages));
+    expect((bodies.at(-1) as { messages: { content: string }[] }).messages.map((m) => m.content)).toEqual([
+      'You are terse.',
+      'first',
+      'replaced in the same array',
+      'third',
+      'pushed onto the same array',
+    ]);
+    for (const model of ['\u0000oneclaw-messages\u0000', '\u0000oneclaw-tools\u0000']) await send(request(messages, { model }));
+  });
+
+  it('F5 the tool list JSON is kept by the list: the same list object sends the JSON of its first request, another list its own', async () => {
+    const tools = {
+      provider: 'openai' as const,
+      tools: [{ type: 'function' as const, function: { name: 'a_tool', description: 'first', parameters: { type: 'object', properties: {} } } }],
+    };
+    fake.enqueue(fakeReply.text('one'), fakeReply.text('two'), fakeReply.text('three'));
+    await provider.complete(request(HELLO, { tools }));
+    // Tool lists are never changed in place (the registry builds a new one when the tool set changes): this shows the reuse.
+    (tools.tools[0] as { function: { description: string } }).function.description = 'changed in place';
+    await provider.complete(request(HELLO, { tools }));
+    const other = {
+      provider: 'openai' as const,
+      tools: [{ type: 'function' as const, function: { name: 'b_tool', description: 'other', parameters: { type: 'object', properties: {} } } }],
+    };
+    await provider.complete(request(HELLO, { tools: other }));
+    const sent = fake.requests.map((r) => (r.body as { tools: { function: { description: string } }[] }).tools[0]?.function.description);
+    expect(sent).toEqual(['first', 'first', 'other']);
+  });
+
   it('omits the tools field when there are no tools and sends no auth header without a key', async () => {
     const open = await startFakeModelServer('openai', { replies: [fakeReply.text('hi')] });
     try {

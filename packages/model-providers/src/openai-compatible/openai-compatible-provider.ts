@@ -43,8 +43,10 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly transport: ResolvedTransportOptions;
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
   private readonly pdfFileParts: boolean;
-  /** Each message's JSON in the wire format, by the message (see bodyJson); weak, so it goes with the message. */
-  private readonly messageJson = new WeakMap<ChatMessage, string>();
+  /** Per conversation (by its first message): the messages of the last request and their JSON, joined; weak, so it goes with the conversation. */
+  private readonly lastMessagesJson = new WeakMap<ChatMessage, { readonly messages: readonly ChatMessage[]; readonly json: string }>();
+  /** The `tools` JSON, by the tool list: the same array from one request to the next while the tool set stays. */
+  private readonly toolsJson = new WeakMap<object, string>();
 
   constructor(private readonly options: OpenAiCompatibleProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -78,24 +80,53 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   }
 
   /**
-   * `buildBody(request)` as JSON text, with each conversation message's JSON kept from the
-   * requests before: a session's messages are the same objects from one request to the next
-   * (the server converts each recorded message once), and serializing the whole conversation on
-   * every request was 7% of a loaded server's main thread (benchmarks.md, F5).
+   * `buildBody(request)` as JSON text, built from JSON kept from the requests before: a session's
+   * messages are the same objects from one request to the next (the server converts each recorded
+   * message once), so the JSON of the conversation the last request sent is reused when this one
+   * starts with it; the tool list's JSON is kept by the list. Serializing the whole body on every
+   * request was 7% of a loaded server's main thread, keeping each message's JSON and joining them
+   * on every request still 8% (benchmarks.md, F5).
    */
   bodyJson(request: ModelRequest): string {
-    const parts = request.system !== '' ? [JSON.stringify(systemMessage(request.system))] : [];
-    for (const message of request.messages) {
-      let json = this.messageJson.get(message);
-      if (json === undefined) this.messageJson.set(message, (json = JSON.stringify(toOpenAiMessage(message, { pdf: this.pdfFileParts }))));
-      parts.push(json);
-    }
-    // The array goes where a placeholder string stood; a function, so no `$` in it is special.
-    return JSON.stringify(this.bodyAround(request, MESSAGES_PLACEHOLDER)).replace(JSON.stringify(MESSAGES_PLACEHOLDER), () => `[${parts.join(',')}]`);
+    const tools = requestTools('openai', request.tools);
+    let toolsJson = tools && this.toolsJson.get(tools);
+    if (tools && toolsJson === undefined) this.toolsJson.set(tools, (toolsJson = JSON.stringify(tools)));
+    const system = request.system !== '' ? JSON.stringify(systemMessage(request.system)) : '';
+    const messages = this.messagesJson(request.messages);
+    const around = JSON.stringify(this.bodyAround(request, MESSAGES_PLACEHOLDER, tools ? TOOLS_PLACEHOLDER : undefined));
+    // Cut at the placeholders rather than `replace`: no copy of the conversation, no `$` special.
+    // The last match: only the model name comes before them, and it could be anything.
+    const list = system === '' ? messages : messages === '' ? system : `${system},${messages}`;
+    const m = around.lastIndexOf(MESSAGES_JSON);
+    const afterMessages = m + MESSAGES_JSON.length;
+    const t = tools ? around.lastIndexOf(TOOLS_JSON) : -1;
+    const rest = t < 0 ? around.slice(afterMessages) : `${around.slice(afterMessages, t)}${toolsJson}${around.slice(t + TOOLS_JSON.length)}`;
+    return `${around.slice(0, m)}[${list}]${rest}`;
   }
 
-  private bodyAround(request: ModelRequest, messages: unknown): Record<string, unknown> {
-    const tools = requestTools('openai', request.tools);
+  /**
+   * The conversation's JSON (without brackets). It is kept flat, so the next request copies it
+   * once instead of walking a message list or a tree of joined strings; a request that does not go
+   * on from the last one (a retry, attached files read afresh) serializes its messages anew.
+   */
+  private messagesJson(messages: readonly ChatMessage[]): string {
+    const first = messages[0];
+    if (first === undefined) return '';
+    const last = this.lastMessagesJson.get(first);
+    let from = 0;
+    if (last !== undefined && last.messages.length <= messages.length) {
+      while (from < last.messages.length && last.messages[from] === messages[from]) from++;
+      if (from < last.messages.length) from = 0;
+    }
+    const parts = from === 0 ? [] : [(last as { json: string }).json];
+    for (let i = from; i < messages.length; i++) parts.push(JSON.stringify(toOpenAiMessage(messages[i] as ChatMessage, { pdf: this.pdfFileParts })));
+    const json = parts.join(',');
+    // A copy: a caller may reuse its array for the next request.
+    this.lastMessagesJson.set(first, { messages: messages.slice(), json });
+    return json;
+  }
+
+  private bodyAround(request: ModelRequest, messages: unknown, tools: unknown = requestTools('openai', request.tools)): Record<string, unknown> {
     return {
       model: request.model,
       messages,
@@ -107,8 +138,11 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   }
 }
 
-/** Stands for the messages array in the body's JSON until bodyJson puts the array there. */
+/** Stand for the messages array and the tool list in the body's JSON until bodyJson puts them there. */
 const MESSAGES_PLACEHOLDER = '\u0000oneclaw-messages\u0000';
+const TOOLS_PLACEHOLDER = '\u0000oneclaw-tools\u0000';
+const MESSAGES_JSON = JSON.stringify(MESSAGES_PLACEHOLDER);
+const TOOLS_JSON = JSON.stringify(TOOLS_PLACEHOLDER);
 
 function systemMessage(system: string): Record<string, unknown> {
   return { role: 'system', content: system };

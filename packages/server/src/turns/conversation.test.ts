@@ -39,6 +39,20 @@ describe('toChatMessages after a compaction', () => {
     expect(chat.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(chat[0]).toEqual({ role: 'user', text: `${SUMMARY_HEADER}\nThey talked.\n[End of summary]` });
   });
+
+  it('the next request sends the same summary head; a new compaction gives a new one', () => {
+    const scenario = sessionScenario(testCatalogue()).given(...start, compactAt('a1'));
+    const first = toChatMessages(scenario.state(), 'openai');
+    scenario.record({ type: 'RecordUserMessage', messageId: 'u3', text: 'and now?' });
+    const next = toChatMessages(scenario.state(), 'openai');
+    expect(next).toHaveLength(3);
+    expect(next[0]).toBe(first[0]);
+    expect(next[1]).toBe(first[1]);
+
+    scenario.record({ ...compactAt('a2'), summary: 'They talked more.' } as SessionCommand);
+    const after = toChatMessages(scenario.state(), 'openai');
+    expect(after[0]).toEqual({ role: 'user', text: `${SUMMARY_HEADER}\nThey talked more.\n[End of summary]\n\nand now?` });
+  });
 });
 
 describe('toChatMessages from one request to the next (F5)', () => {
@@ -63,6 +77,21 @@ describe('toChatMessages from one request to the next (F5)', () => {
     const gemini = toChatMessages(scenario.state(), 'gemini');
     expect(gemini[0]).not.toBe(next[0]);
     expect(gemini).toEqual(next);
+  });
+
+  it('a conversation that shares only its start with the last request keeps that start and converts the rest', () => {
+    const scenario = sessionScenario(testCatalogue()).given(...withToolRound);
+    const before = scenario.state();
+    const first = toChatMessages(before, 'openai');
+    scenario.record({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'done', toolCalls: [] });
+    const longer = toChatMessages(scenario.state(), 'openai');
+    // An older state of the same session (e.g. a request built before): shorter than the last.
+    const again = toChatMessages(before, 'openai');
+    expect(again).toEqual(first);
+    again.forEach((message, i) => expect(message).toBe(longer[i]));
+    const longerAgain = toChatMessages(scenario.state(), 'openai');
+    expect(longerAgain).toEqual(longer);
+    longer.slice(0, 3).forEach((message, i) => expect(longerAgain[i]).toBe(message));
   });
 
   it('a state folded again from the same events (another process, a reload) converts to the same messages', () => {

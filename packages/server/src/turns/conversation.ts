@@ -10,9 +10,9 @@ import type { ChatMessage } from '@oneclaw/model-providers';
  * Provider state (thinking blocks, thought signatures) is passed back only to the provider that
  * produced it.
  */
-export function toChatMessages(state: SessionState, provider: ProviderName): ChatMessage[] {
+export function toChatMessages(state: SessionState, provider: ProviderName): readonly ChatMessage[] {
   const { summary, messages } = modelConversation(state);
-  const chat = messages.map((m) => convertedOnce(m, provider));
+  const chat = converted(messages, provider);
   if (summary === null) return chat;
   return withSummary(summary, chat);
 }
@@ -23,29 +23,53 @@ export const SUMMARY_HEADER = '[Summary of the earlier conversation, written whe
 /**
  * The summary goes first as a user message (it holds tool output, so it never goes into the
  * system prompt). When the kept part starts with a user message, the two are one message:
- * Gemini refuses two user turns in a row. A cut never leaves a tool result first.
+ * Gemini refuses two user turns in a row. A cut never leaves a tool result first. The head is
+ * kept per first message and summary, so the next request sends the same objects (see below).
  */
-function withSummary(summary: string, chat: ChatMessage[]): ChatMessage[] {
-  const block = `${SUMMARY_HEADER}\n${summary}\n[End of summary]`;
+function withSummary(summary: string, chat: readonly ChatMessage[]): ChatMessage[] {
   const [first, ...rest] = chat;
-  if (first?.role === 'user') return [{ ...first, text: `${block}\n\n${first.text}` }, ...rest];
-  return [{ role: 'user', text: block }, ...chat];
+  const cached = first === undefined ? undefined : summaryHeads.get(first);
+  if (cached?.summary === summary) return [...cached.head, ...rest];
+  const block = `${SUMMARY_HEADER}\n${summary}\n[End of summary]`;
+  const head: ChatMessage[] = first?.role === 'user' ? [{ ...first, text: `${block}\n\n${first.text}` }] : [{ role: 'user', text: block }, ...(first ? [first] : [])];
+  if (first !== undefined) summaryHeads.set(first, { summary, head });
+  return [...head, ...rest];
 }
 
-/**
- * Each recorded message converted once per provider. Recorded messages are immutable and the
- * same objects from one state of a session to the next (evolve copies the arrays, not the
- * messages), so a request reuses the conversions of the requests before it instead of building
- * the whole conversation again: in long sessions that rebuild, mostly the tool results' JSON,
- * was 3.6% of a loaded server's main thread (benchmarks.md, F5). Weak: a message no session
- * holds any more takes its conversions with it.
- */
-const conversions = new WeakMap<MessageData, Partial<Record<ProviderName, ChatMessage>>>();
+const summaryHeads = new WeakMap<ChatMessage, { readonly summary: string; readonly head: readonly ChatMessage[] }>();
 
-function convertedOnce(m: MessageData, provider: ProviderName): ChatMessage {
-  let byProvider = conversions.get(m);
-  if (!byProvider) conversions.set(m, (byProvider = {}));
-  return (byProvider[provider] ??= toChatMessage(m, provider));
+/**
+ * The last conversion of each conversation (by its first recorded message) per provider.
+ * Recorded messages are immutable and the same objects from one state of a session to the next
+ * (evolve copies the arrays, not the messages), so a request keeps the conversions of the
+ * longest start it shares with the request before (compared by identity) and converts only the
+ * rest: the same ChatMessage objects go out again, which lets a provider keep their JSON too.
+ * Rebuilding the conversation on every request, then looking each message up in a WeakMap,
+ * were 3.6% and 3.5% of a loaded server's main thread (benchmarks.md, F5). Weak: a conversation
+ * no session holds any more takes its conversions with it.
+ */
+const lastConversions = new WeakMap<MessageData, Partial<Record<ProviderName, LastConversion>>>();
+
+interface LastConversion {
+  readonly sources: readonly MessageData[];
+  readonly chat: readonly ChatMessage[];
+}
+
+function converted(messages: readonly MessageData[], provider: ProviderName): readonly ChatMessage[] {
+  const first = messages[0];
+  if (first === undefined) return [];
+  let byProvider = lastConversions.get(first);
+  if (!byProvider) lastConversions.set(first, (byProvider = {}));
+  const last = byProvider[provider];
+  let shared = 0;
+  if (last) {
+    const max = Math.min(last.sources.length, messages.length);
+    while (shared < max && last.sources[shared] === messages[shared]) shared++;
+  }
+  const chat = (last?.chat ?? []).slice(0, shared);
+  for (let i = shared; i < messages.length; i++) chat.push(toChatMessage(messages[i] as MessageData, provider));
+  byProvider[provider] = { sources: messages, chat };
+  return chat;
 }
 
 function toChatMessage(m: MessageData, provider: ProviderName): ChatMessage {
