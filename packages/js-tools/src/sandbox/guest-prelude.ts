@@ -27,6 +27,17 @@ export const GUEST_HELPERS = String.raw`(function () {
 export const BRIDGE_NAMES = ['console', 'fs', 'fetch', '_time', 'lib', 'google'] as const;
 export type BridgeName = (typeof BRIDGE_NAMES)[number];
 
+/** The host object's functions (run-js-call.ts) a bridge's snippet calls: only those are defined for it. */
+export const HOST_FUNCTIONS: Readonly<Record<BridgeName, readonly HostFunctionName[]>> = {
+  console: ['log'],
+  fs: ['fs'],
+  fetch: ['fetch', 'body'],
+  _time: ['time'],
+  lib: ['lib'],
+  google: ['googleToken'],
+};
+export type HostFunctionName = 'log' | 'fs' | 'time' | 'body' | 'lib' | 'fetch' | 'googleToken';
+
 /** Each evaluates to `function (host, helpers) { return <the global's value>; }`. */
 export const BRIDGE_SOURCES: Readonly<Record<BridgeName, string>> = {
   console: String.raw`(function (host) {

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Scope, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core';
 import { FETCH_METHODS, FS_OPS, type BridgeHost, type FsOp, type GuestFetchRequest } from './bridge-host';
 import type { CappedWasmMemory } from './capped-wasm-memory';
-import { BRIDGE_NAMES, BRIDGE_SOURCES, GUEST_HELPERS, type BridgeName } from './guest-prelude';
+import { BRIDGE_NAMES, BRIDGE_SOURCES, GUEST_HELPERS, HOST_FUNCTIONS, type BridgeName, type HostFunctionName } from './guest-prelude';
 import type { JsCall, JsCallErrorType, JsCallOutcome, JsLogLine, SandboxLimitKind } from './js-call';
 import type { SandboxModule } from './quickjs-module';
 import { secretRedactor } from './secret-redactor';
@@ -397,14 +397,18 @@ class CallRun {
   // ---- bridges -----------------------------------------------------------------------------
 
   private hostObject: QuickJSHandle | undefined;
+  private readonly hostFunctions = new Set<HostFunctionName>();
   private helpers: QuickJSHandle | undefined;
 
   /** Called by a bridge global's getter on its first read (see installBridgeGetters). */
   installBridge(name: BridgeName): QuickJSHandle {
     const ctx = this.ctx;
-    this.hostObject ??= this.manage(this.buildHostObject());
+    const host = (this.hostObject ??= this.manage(ctx.newObject()));
+    // Only the host functions this bridge calls: each costs a host callback in the fresh context,
+    // and defining all seven for `_time` alone was most of a get_current_time call's bridge cost.
+    for (const fn of HOST_FUNCTIONS[name]) this.defineHostFunction(host, fn);
     this.helpers ??= this.manage(this.callSnippet(GUEST_HELPERS, 'oneclaw:helpers', []));
-    const value = this.manage(this.callSnippet(BRIDGE_SOURCES[name], `oneclaw:${name}`, [this.hostObject, this.helpers]));
+    const value = this.manage(this.callSnippet(BRIDGE_SOURCES[name], `oneclaw:${name}`, [host, this.helpers]));
     ctx.defineProp(ctx.global, name, { configurable: true, enumerable: false, value });
     return value;
   }
@@ -420,39 +424,50 @@ class CallRun {
     }
   }
 
-  private buildHostObject(): QuickJSHandle {
+  /** Puts one host function on the host object, once per call. */
+  private defineHostFunction(host: QuickJSHandle, name: HostFunctionName): void {
+    if (this.hostFunctions.has(name)) return;
+    this.hostFunctions.add(name);
     const ctx = this.ctx;
-    const object = ctx.newObject();
-    const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => {
-      const handle = ctx.newFunction(name, fn);
-      ctx.setProp(object, name, handle);
-      handle.dispose();
-    };
-    define('log', (level, message) => {
-      this.log(ctx.getString(level), message);
-      return undefined;
-    });
-    define('fs', (op, args) => this.hostString(this.sync(() => this.fsCall(ctx.getString(op), ctx.getString(args)))));
-    define('time', (args) =>
-      this.hostString(
-        this.sync(() => {
-          const [timezone, format] = parseArgs(ctx.getString(args));
-          return this.host.formatTime(optionalString(timezone, 'timezone'), optionalString(format, 'format'));
-        }),
-      ),
-    );
-    define('body', (id, encoding) => this.hostString(this.sync(() => this.bodyText(ctx.getNumber(id), ctx.getString(encoding)))));
-    define('lib', (name) => this.library(ctx.getString(name)));
-    define('fetch', (request) => {
-      const text = ctx.getString(request);
-      return this.async(async (signal) => {
-        const response = await this.host.fetch(parseFetchRequest(text), signal);
-        const { body, ...rest } = response;
-        return { ...rest, bodyId: this.holdBody(body) };
-      });
-    });
-    define('googleToken', () => this.async((signal) => this.host.googleAccessToken(signal)));
-    return object;
+    const handle = ctx.newFunction(name, this.hostFunction(name));
+    ctx.setProp(host, name, handle);
+    handle.dispose();
+  }
+
+  private hostFunction(name: HostFunctionName): (...args: QuickJSHandle[]) => QuickJSHandle | undefined {
+    const ctx = this.ctx;
+    switch (name) {
+      case 'log':
+        return (level, message) => {
+          this.log(ctx.getString(level), message);
+          return undefined;
+        };
+      case 'fs':
+        return (op, args) => this.hostString(this.sync(() => this.fsCall(ctx.getString(op), ctx.getString(args))));
+      case 'time':
+        return (args) =>
+          this.hostString(
+            this.sync(() => {
+              const [timezone, format] = parseArgs(ctx.getString(args));
+              return this.host.formatTime(optionalString(timezone, 'timezone'), optionalString(format, 'format'));
+            }),
+          );
+      case 'body':
+        return (id, encoding) => this.hostString(this.sync(() => this.bodyText(ctx.getNumber(id), ctx.getString(encoding))));
+      case 'lib':
+        return (libName) => this.library(ctx.getString(libName));
+      case 'fetch':
+        return (request) => {
+          const text = ctx.getString(request);
+          return this.async(async (signal) => {
+            const response = await this.host.fetch(parseFetchRequest(text), signal);
+            const { body, ...rest } = response;
+            return { ...rest, bodyId: this.holdBody(body) };
+          });
+        };
+      case 'googleToken':
+        return () => this.async((signal) => this.host.googleAccessToken(signal));
+    }
   }
 
   private log(level: string, messageHandle: QuickJSHandle): void {

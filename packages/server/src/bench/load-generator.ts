@@ -31,6 +31,8 @@ export interface LoadRun {
    */
   readonly elapsedMs: number;
   readonly answers: number;
+  /** CPU time of the load generator's process during the run (ms); undefined when it runs in the caller's thread. */
+  readonly cpuMs?: number;
 }
 
 export interface LoadGenerator {
@@ -146,7 +148,14 @@ if (process.env[ROLE_ENV] === 'load-generator' && process.send) {
     } else if (!load) {
       reply({ error: 'not started' });
     } else if (message.type === 'run') {
-      load.run(message.amount ?? 0).then(reply, (error: unknown) => reply({ error: String(error) }));
+      const before = process.cpuUsage();
+      load.run(message.amount ?? 0).then(
+        (run) => {
+          const cpu = process.cpuUsage(before);
+          reply({ ...run, cpuMs: (cpu.user + cpu.system) / 1000 });
+        },
+        (error: unknown) => reply({ error: String(error) }),
+      );
     } else if (message.type === 'answered') {
       reply({ answered: [...load.answered] });
     } else if (message.type === 'misses') {

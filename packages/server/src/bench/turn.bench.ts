@@ -22,7 +22,7 @@
  * 2026-11-26 did).
  */
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -287,8 +287,12 @@ interface Throughput {
   readonly result: autocannon.Result;
   /** Commits of the store during the main run, and the appends they carried. */
   readonly commits: { readonly commits: number; readonly appends: number };
-  /** The main thread's busy time (event loop active, ms) and the process's CPU time (all threads, ms) during the main run. */
-  readonly busy: { readonly activeMs: number; readonly cpuMs: number };
+  /**
+   * During the main run (ms): the main thread's busy time (event loop active: running, or ready
+   * and waiting for a core), its CPU time (Linux only, from /proc), the process's CPU time (all
+   * threads), and the load generator's (its own process; undefined when it runs in the main thread).
+   */
+  readonly busy: { readonly activeMs: number; readonly mainCpuMs: number | undefined; readonly cpuMs: number; readonly loadCpuMs: number | undefined };
   /**
    * The main run measured here, from its first request built to its last answer: autocannon's
    * own `duration` ends at its next 1 s sample tick after the last answer, which made a 6.1 s run
@@ -317,6 +321,22 @@ interface LossCheck {
   readonly oddPatterns: string;
 }
 
+/**
+ * CPU time of this process's main thread so far (ms), from /proc/self/task/<pid>/stat (the main
+ * thread's id is the process id): utime + stime in clock ticks, 10 ms each on Linux (a run of
+ * several seconds makes that rounding small). Undefined where /proc is not there.
+ */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the command name (in parentheses, which may hold spaces): utime is the 14th field, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Where autocannon runs: its own process (default, as an outside load test), or the server's thread as before 2026-11-26. */
 const LOAD_IN: 'process' | 'main' = process.env.BENCH_LOAD_IN === 'main' ? 'main' : 'process';
 
@@ -337,9 +357,16 @@ async function throughput(server: TestServer, tag: string, perTurn: readonly str
     const before = { ...commits };
     const loopBefore = performance.eventLoopUtilization();
     const cpuBefore = process.cpuUsage();
+    const mainBefore = mainThreadCpuMs();
     const run = await load.run(perConnection * CONNECTIONS);
     const cpu = process.cpuUsage(cpuBefore);
-    const busy = { activeMs: performance.eventLoopUtilization(loopBefore).active, cpuMs: (cpu.user + cpu.system) / 1000 };
+    const mainAfter = mainThreadCpuMs();
+    const busy = {
+      activeMs: performance.eventLoopUtilization(loopBefore).active,
+      mainCpuMs: mainBefore === undefined || mainAfter === undefined ? undefined : mainAfter - mainBefore,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      loadCpuMs: run.cpuMs,
+    };
     const during = { commits: commits.commits - before.commits, appends: commits.appends - before.appends };
     const check = await checkEvents(server, ids, await load.answered(), perTurn);
     const window = { seconds: run.elapsedMs / 1000, answers: run.answers };
@@ -545,6 +572,14 @@ function printResult(r: Result, perTurn: readonly string[]): void {
       `  main thread busy ${(100 * Math.min(1, c.busy.activeMs / (1000 * c.window.seconds))).toFixed(0)}% of the run (${perTurnMs(c.busy.activeMs)} ms per turn, ${LOAD_IN === 'main' ? 'autocannon included' : 'the server alone: autocannon runs in its own process'}); ` +
         `process CPU ${perTurnMs(c.busy.cpuMs)} ms per turn (all threads: server, fake model, JS workers${LOAD_IN === 'main' ? ', autocannon' : '; not autocannon'})`,
     );
+    if (c.busy.mainCpuMs !== undefined && c.busy.loadCpuMs !== undefined) {
+      const all = c.busy.cpuMs + c.busy.loadCpuMs;
+      console.log(
+        `  CPU per turn: main thread ${perTurnMs(c.busy.mainCpuMs)} ms (of its ${perTurnMs(c.busy.activeMs)} ms busy; the rest it waited for a core), ` +
+          `the process's other threads (fake model, JS workers, GC, I/O) ${perTurnMs(c.busy.cpuMs - c.busy.mainCpuMs)} ms, load generator ${perTurnMs(c.busy.loadCpuMs)} ms; ` +
+          `all ${perTurnMs(all)} ms: ${os.cpus().length} cores fully used would carry at most ${((os.cpus().length * 1000 * c.window.answers) / all).toFixed(0)} turns/s at this cost`,
+      );
+    }
     const k = c.check;
     console.log(
       `loss check over ${k.sessions} sessions (warm-up, probe and main runs): ${k.answered} turns answered 2xx, ${k.turnsRecorded} turns recorded, ` +
