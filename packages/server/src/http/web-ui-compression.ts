@@ -12,9 +12,10 @@ import compression from 'compression';
  * not worth the CPU.
  */
 export function webUiCompression(): ReturnType<typeof compression> {
-  return compression({
-    filter: (req, res) => !isApiPath(req.url ?? '') && compression.filter(req, res),
-  });
+  const compress = compression();
+  // API requests skip the middleware altogether: wrapping every response's write and end only to
+  // decide at the first write not to compress was 0.5% of a loaded server's main thread (F5).
+  return (req, res, next) => (isApiPath(req.url) ? next() : compress(req, res, next));
 }
 
 function isApiPath(url: string): boolean {

@@ -81,4 +81,10 @@ describe('tokensEqual', () => {
     expect(tokensEqual('same-token-value-1', 'same-token-value-1x')).toBe(false);
     expect(tokensEqual('', 'x')).toBe(false);
   });
+
+  it('follows a change of the expected token (its digest is kept between calls)', () => {
+    expect(tokensEqual('first-expected-token', 'first-expected-token')).toBe(true);
+    expect(tokensEqual('second-expected-token', 'second-expected-token')).toBe(true);
+    expect(tokensEqual('first-expected-token', 'second-expected-token')).toBe(false);
+  });
 });

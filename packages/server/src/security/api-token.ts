@@ -68,8 +68,16 @@ export function loadOrCreateApiToken(dataDir: string, options: ApiTokenOptions =
  * Constant-time token comparison. Hashing first gives both sides the same length, so neither the
  * comparison nor an early length check tells an attacker how long the real token is.
  */
-export function tokensEqual(a: string, b: string): boolean {
-  return timingSafeEqual(sha256(a), sha256(b));
+export function tokensEqual(presented: string, expected: string): boolean {
+  return timingSafeEqual(sha256(presented), expectedDigest(expected));
+}
+
+/** The expected token's digest, kept: every request is checked against the same token (twice: auth and rate limit). */
+let expected: { readonly token: string; readonly digest: Buffer } | undefined;
+
+function expectedDigest(token: string): Buffer {
+  if (expected?.token !== token) expected = { token, digest: sha256(token) };
+  return expected.digest;
 }
 
 function sha256(text: string): Buffer {

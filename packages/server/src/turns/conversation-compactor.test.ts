@@ -46,6 +46,18 @@ describe('ConversationCompactor.isDue', () => {
     ).toBe(true);
   });
 
+  it('counts tokens, not bytes: a result whose 18,000 bytes would cross the line but whose ~4,500 tokens do not is not due', () => {
+    const due = (inputTokens: number) =>
+      compactor.isDue(
+        sessionScenario(testCatalogue())
+          .given(...history(inputTokens, BIG_RESULT))
+          .state(),
+        ANY,
+      );
+    expect(due(3000)).toBe(false);
+    expect(due(4500)).toBe(true);
+  });
+
   it('is not due while no reply has reported a size since the last compaction attempt', () => {
     const state = sessionScenario(testCatalogue())
       .given(...history(9000, 'ok'), { type: 'RecordCompactionFailed', trigger: 'auto', code: 'summary_failed', detail: 'x' })
