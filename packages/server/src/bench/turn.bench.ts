@@ -3,9 +3,11 @@
  * then text), and throughput with 50 concurrent sessions, then a check that no event was lost.
  *   pnpm --filter @oneclaw/server bench   (… && node dist/bench/turn.bench.js)
  *
- * Each part runs twice in the same process, side by side: "before F5" (the SQLite store with group
- * commit off, one append per command, the configuration read per lookup, the session view in
- * every JSON answer; see before-f5.ts) and "F5" (today's path). Ratios are printed at the end.
+ * Each part runs twice, side by side: "before F5" (the SQLite store with group commit off, one
+ * append per command, the configuration read per lookup, the session view in every JSON answer;
+ * see before-f5.ts) and "F5" (today's path), each in a fresh child process of its own, so neither
+ * runs on the heap and the compiled code the other left (run in one process, F5 measured about 4%
+ * slower after the old path than alone). Ratios are printed at the end.
  *
  * 1. Sequential turns over HTTP (POST /api/sessions/:id/messages, JSON mode) against a server
  *    booted with startTestServer (SQLite store in a temp dir, provider openai pointing at the
@@ -19,9 +21,10 @@
  * Environment: BENCH_TURNS (200), BENCH_WARMUP (20), BENCH_SECONDS (10), BENCH_RUNNERS
  * ("worker"; "in-process,worker" adds the in-process QuickJS runner), BENCH_VARIANTS ("before,f5"),
  * BENCH_LOAD_IN ("process"; "main" runs autocannon in the server's thread, as runs before
- * 2026-11-26 did).
+ * 2026-11-26 did), BENCH_ISOLATE ("1"; "0" runs every variant in this process, as before).
  */
 import 'reflect-metadata';
+import { fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -48,7 +51,7 @@ import { ServerIdentity } from '../turns/server-identity';
 import { ConversationCompactor } from '../turns/conversation-compactor';
 import { TurnRunner } from '../turns/turn-runner';
 import { useBeforeF5Path } from './before-f5';
-import { INSTANT_TEXT, startInstantModel, type InstantModel } from './instant-model';
+import { INSTANT_TEXT, startInstantModel, type InstantModel, type InstantModelStats } from './instant-model';
 import { startLoadGenerator } from './load-generator';
 import { readSessionEvents } from './read-session-events';
 import { instrument, PartClock, PARTS, summarize, timedEventStore, type Part, type PartTimes, type Summary } from './part-clock';
@@ -641,15 +644,19 @@ async function main(): Promise<void> {
   const clock = new PartClock();
   const results: Result[] = [];
   let perTurn: string[] = [];
+  const fromChildren: InstantModelStats[] = [];
   try {
     for (const kind of RUNNERS) {
       for (const variant of VARIANTS) {
-        const measured = await measure(variant, kind, model, clock);
+        const measured: { result: Result; perTurn: string[]; fake?: InstantModelStats } = ISOLATE
+          ? await measureInChild(variant, kind)
+          : await measure(variant, kind, model, clock);
         results.push(measured.result);
         perTurn = measured.perTurn;
+        if (measured.fake) fromChildren.push(measured.fake);
       }
     }
-    const fake = await model.stats();
+    const fake = [await model.stats(), ...fromChildren].reduce((a, b) => ({ replies: a.replies + b.replies, refused: a.refused + b.refused, workMs: a.workMs + b.workMs }));
     console.log(`one turn records ${perTurn.length} events: ${perTurn.join(', ')}`);
     console.log('');
     for (const r of results) printResult(r, perTurn);
@@ -664,7 +671,52 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+/** Each variant in its own process (see the top of the file); BENCH_ISOLATE=0 keeps them in this one. */
+const ISOLATE = process.env.BENCH_ISOLATE !== '0' && VARIANTS.length > 1;
+const CHILD_ENV = 'ONECLAW_BENCH_TURN_CHILD';
+
+interface ChildAnswer {
+  readonly result?: Omit<Result, 'variant'> & { readonly variantId: string };
+  readonly perTurn?: string[];
+  readonly fake?: InstantModelStats;
+  readonly error?: string;
+}
+
+/** Runs `measure` for one variant and runner in a fresh child process (this file, child mode). */
+function measureInChild(variant: Variant, kind: RunnerKind): Promise<{ result: Result; perTurn: string[]; fake: InstantModelStats }> {
+  const child = fork(__filename, [], { env: { ...process.env, [CHILD_ENV]: `${variant.id}:${kind}` }, serialization: 'advanced' });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`turn bench child for ${variant.id}/${kind} exited (code ${code}) without an answer`)));
+    child.once('message', (answer: ChildAnswer) => {
+      child.removeAllListeners('exit');
+      child.once('exit', () => undefined);
+      if (!answer.result || !answer.perTurn || !answer.fake) return reject(new Error(`turn bench child for ${variant.id}/${kind}: ${answer.error ?? 'no result'}`));
+      const { variantId: _id, ...rest } = answer.result;
+      resolve({ result: { ...rest, variant }, perTurn: answer.perTurn, fake: answer.fake });
+    });
+  });
+}
+
+/** Child mode: measure one variant with one runner, send the figures to the parent, print nothing. */
+async function child(which: string): Promise<void> {
+  const [id, kind] = which.split(':') as [string, RunnerKind];
+  const variant = VARIANTS.find((v) => v.id === id) ?? ALL_VARIANTS.find((v) => v.id === id);
+  if (!variant) throw new Error(`unknown variant ${id}`);
+  const model = await startInstantModel();
+  try {
+    const { result, perTurn } = await measure(variant, kind, model, new PartClock());
+    const { variant: _variant, ...rest } = result;
+    const answer: ChildAnswer = { result: { ...rest, variantId: variant.id }, perTurn, fake: await model.stats() };
+    await new Promise<void>((resolve) => process.send?.(answer, () => resolve()));
+  } finally {
+    await model.close();
+    agent.destroy();
+  }
+}
+
+const childOf = process.env[CHILD_ENV];
+(childOf ? child(childOf) : main()).catch((error: unknown) => {
   console.error(error);
+  if (childOf) process.send?.({ error: String(error) } satisfies ChildAnswer);
   process.exitCode = 1;
 });
