@@ -405,7 +405,8 @@ class CallRun {
     const ctx = this.ctx;
     const host = (this.hostObject ??= this.manage(ctx.newObject()));
     // Only the host functions this bridge calls: each costs a host callback in the fresh context,
-    // and defining all seven for `_time` alone was most of a get_current_time call's bridge cost.
+    // and defining all seven for `_time` alone was 70 µs of the 623 µs a get_current_time call
+    // cost its worker (docs/js-tools.md).
     for (const fn of HOST_FUNCTIONS[name]) this.defineHostFunction(host, fn);
     this.helpers ??= this.manage(this.callSnippet(GUEST_HELPERS, 'oneclaw:helpers', []));
     const value = this.manage(this.callSnippet(BRIDGE_SOURCES[name], `oneclaw:${name}`, [host, this.helpers]));
