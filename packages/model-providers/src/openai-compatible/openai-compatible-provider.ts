@@ -113,12 +113,9 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     const first = messages[0];
     if (first === undefined) return '';
     const last = this.lastMessagesJson.get(first);
-    let from = 0;
-    if (last !== undefined && last.messages.length <= messages.length) {
-      while (from < last.messages.length && last.messages[from] === messages[from]) from++;
-      if (from < last.messages.length) from = 0;
-    }
-    const parts = from === 0 ? [] : [(last as { json: string }).json];
+    const goesOn = last !== undefined && last.messages.length <= messages.length && last.messages.every((m, i) => m === messages[i]);
+    const from = goesOn ? last.messages.length : 0;
+    const parts = goesOn ? [last.json] : [];
     for (let i = from; i < messages.length; i++) parts.push(JSON.stringify(toOpenAiMessage(messages[i] as ChatMessage, { pdf: this.pdfFileParts })));
     const json = parts.join(',');
     // A copy: a caller may reuse its array for the next request.

@@ -640,7 +640,8 @@ async function main(): Promise<void> {
       `${TURNS} turns after ${WARMUP} warm-up, ${TURNS_PER_SESSION} turns per session, JSON mode. Variants: ${VARIANTS.map((v) => v.id).join(', ')}; runners: ${RUNNERS.join(', ')}.`,
   );
 
-  const model = await startInstantModel();
+  // Isolated, each child process starts its own fake model.
+  const model = ISOLATE ? undefined : await startInstantModel();
   const clock = new PartClock();
   const results: Result[] = [];
   let perTurn: string[] = [];
@@ -648,15 +649,17 @@ async function main(): Promise<void> {
   try {
     for (const kind of RUNNERS) {
       for (const variant of VARIANTS) {
-        const measured: { result: Result; perTurn: string[]; fake?: InstantModelStats } = ISOLATE
-          ? await measureInChild(variant, kind)
-          : await measure(variant, kind, model, clock);
+        const measured: { result: Result; perTurn: string[]; fake?: InstantModelStats } = model ? await measure(variant, kind, model, clock) : await measureInChild(variant, kind);
         results.push(measured.result);
         perTurn = measured.perTurn;
         if (measured.fake) fromChildren.push(measured.fake);
       }
     }
-    const fake = [await model.stats(), ...fromChildren].reduce((a, b) => ({ replies: a.replies + b.replies, refused: a.refused + b.refused, workMs: a.workMs + b.workMs }));
+    const fake = [...(model ? [await model.stats()] : []), ...fromChildren].reduce((a, b) => ({
+      replies: a.replies + b.replies,
+      refused: a.refused + b.refused,
+      workMs: a.workMs + b.workMs,
+    }));
     console.log(`one turn records ${perTurn.length} events: ${perTurn.join(', ')}`);
     console.log('');
     for (const r of results) printResult(r, perTurn);
@@ -666,7 +669,7 @@ async function main(): Promise<void> {
         `bench took ${((performance.now() - began) / 1000).toFixed(0)} s`,
     );
   } finally {
-    await model.close();
+    await model?.close();
     agent.destroy();
   }
 }
@@ -685,12 +688,13 @@ interface ChildAnswer {
 /** Runs `measure` for one variant and runner in a fresh child process (this file, child mode). */
 function measureInChild(variant: Variant, kind: RunnerKind): Promise<{ result: Result; perTurn: string[]; fake: InstantModelStats }> {
   const child = fork(__filename, [], { env: { ...process.env, [CHILD_ENV]: `${variant.id}:${kind}` }, serialization: 'advanced' });
+  let answer: ChildAnswer = {};
+  child.once('message', (message: ChildAnswer) => (answer = message));
+  // Settled once the child is gone, so it cannot still be closing down while the next variant runs.
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`turn bench child for ${variant.id}/${kind} exited (code ${code}) without an answer`)));
-    child.once('message', (answer: ChildAnswer) => {
-      child.removeAllListeners('exit');
-      child.once('exit', () => undefined);
-      if (!answer.result || !answer.perTurn || !answer.fake) return reject(new Error(`turn bench child for ${variant.id}/${kind}: ${answer.error ?? 'no result'}`));
+    child.once('exit', (code) => {
+      if (!answer.result || !answer.perTurn || !answer.fake)
+        return reject(new Error(`turn bench child for ${variant.id}/${kind} (exit code ${code}): ${answer.error ?? 'no result'}`));
       const { variantId: _id, ...rest } = answer.result;
       resolve({ result: { ...rest, variant }, perTurn: answer.perTurn, fake: answer.fake });
     });
@@ -700,7 +704,7 @@ function measureInChild(variant: Variant, kind: RunnerKind): Promise<{ result: R
 /** Child mode: measure one variant with one runner, send the figures to the parent, print nothing. */
 async function child(which: string): Promise<void> {
   const [id, kind] = which.split(':') as [string, RunnerKind];
-  const variant = VARIANTS.find((v) => v.id === id) ?? ALL_VARIANTS.find((v) => v.id === id);
+  const variant = ALL_VARIANTS.find((v) => v.id === id);
   if (!variant) throw new Error(`unknown variant ${id}`);
   const model = await startInstantModel();
   try {
@@ -711,6 +715,8 @@ async function child(which: string): Promise<void> {
   } finally {
     await model.close();
     agent.destroy();
+    // The open IPC channel would keep this process alive until the parent ends.
+    process.disconnect?.();
   }
 }
 
