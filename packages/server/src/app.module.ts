@@ -44,6 +44,7 @@ import { ScheduledTasksLifecycle } from './scheduled-tasks/scheduled-tasks-lifec
 import { TaskScheduler } from './scheduled-tasks/task-scheduler';
 import { API_TOKEN, BearerAuthGuard } from './security/bearer-auth.guard';
 import { ClientThrottlerGuard, TRUST_PROXY } from './security/client-tracker';
+import { RateLimitStorage } from './security/rate-limit-storage';
 import { SecretRedactor } from './security/secret-redactor';
 import type { ServerConfig } from './server-config';
 import { CancelTurnHandler } from './sessions/commands/cancel-turn.handler';
@@ -149,7 +150,8 @@ export class AppModule {
         // The config is read and checked once (loadServerConfig); ConfigService serves it to anything that asks.
         ConfigModule.forRoot({ ignoreEnvFile: true, isGlobal: true, load: [() => ({ server: config })] }),
         CqrsModule.forRoot(),
-        ThrottlerModule.forRoot({ throttlers: [{ name: 'api', ttl: 60_000, limit: config.rateLimitPerMinute }] }),
+        // RateLimitStorage: the stock storage's rules at a constant cost per request (its file says why).
+        ThrottlerModule.forRoot({ throttlers: [{ name: 'api', ttl: 60_000, limit: config.rateLimitPerMinute }], storage: new RateLimitStorage() }),
       ],
       controllers: [HealthController, SessionsController, ToolsController, ConfigController, ProvidersController, AgentsController, AttachmentsController],
       providers: [
