@@ -140,8 +140,10 @@ export class MemoryFile {
 
   private version(): string {
     try {
-      const stat = fs.statSync(this.file);
-      return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+      // Checked before every model request: a missing file (the usual case until something is
+      // saved) answers undefined rather than an ENOENT error, whose stack costs ten times the stat.
+      const stat = fs.statSync(this.file, { throwIfNoEntry: false });
+      return stat ? `${stat.size}:${stat.mtimeMs}:${stat.ino}` : 'none';
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // ENOTDIR: the memory folder is missing in a way a write will report.
