@@ -146,8 +146,9 @@ export default defineConfig(
       // Off: the 26 `any`s are JSON bodies in tests and test helpers, and the web UI's untyped
       // event data until it takes its types from @oneclaw/api-contract; turn on after that.
       '@typescript-eslint/no-explicit-any': 'off',
-      // Off: the 5 require() calls are deliberate lazy loads (playwright-core, the QuickJS build,
-      // the KurrentDB client) so that start-up and `oneclaw --help` do not pay for them.
+      // Off: the require() calls are deliberate lazy loads (playwright-core, the QuickJS build,
+      // the KurrentDB and PostgreSQL adapters) so that start-up and `oneclaw --help` do not pay
+      // for what they do not use.
       '@typescript-eslint/no-require-imports': 'off',
       // `let x; ... () => x ...; x = ...`: a closure that reads x before its one assignment.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],

@@ -4,7 +4,7 @@
  * stock ThrottlerStorageService (the baseline), side by side. In-process, no HTTP: the guard's
  * other work is the same for both.
  *   pnpm --filter @oneclaw/server bench   (… && node dist/bench/rate-limit.bench.js)
- * Environment: BENCH_SAMPLES (5 runs of 2,000 requests per figure; the median is printed).
+ * Environment: BENCH_SAMPLES (3 runs of 2,000 requests per figure; the median is printed).
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -12,7 +12,7 @@ import { ThrottlerStorageService, type ThrottlerStorage } from '@nestjs/throttle
 import { RateLimitStorage } from '../security/rate-limit-storage';
 import { summarize } from './part-clock';
 
-const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 3);
 const REQUESTS = 2000;
 const WINDOW_MS = 60_000;
 // Raised limits, as a deployment behind one proxy address or a load test sets them; none refuses.

@@ -76,10 +76,16 @@ describe('RateLimitStorage (API-08)', () => {
     expect(storage.size).toBe(2);
   });
 
+  // Every answer the guard reads, compared with the stock storage's over a random schedule: a
+  // busy client and a quiet one, gaps of 0 to 300 ms, a window of seconds (so X-RateLimit-Reset,
+  // `timeToExpire`, counts down through several values).
   it.each([
-    ['with a block', 1500],
-    ['without a block', 0],
-  ])('answers as the stock ThrottlerStorageService does over a random schedule (%s)', async (_label, blockDuration) => {
+    ['with a block', () => ({ ttl: 5000, blockDuration: 3000 })],
+    ['without a block', () => ({ ttl: 5000, blockDuration: 0 })],
+    // Not a setting the server uses (one window and block for the whole API), but the storage's
+    // contract allows it: hits of a shorter window expire before earlier ones of a longer window.
+    ['with windows and blocks that vary from call to call', (r: () => number) => ({ ttl: r() < 0.5 ? 2000 : 5000, blockDuration: r() < 0.5 ? 0 : 3000 })],
+  ])('answers as the stock ThrottlerStorageService does over a random schedule (%s)', async (_label, settings) => {
     jest.useFakeTimers({ now: 5_000_000 });
     const stock = new ThrottlerStorageService();
     const ours = new RateLimitStorage();
@@ -87,18 +93,33 @@ describe('RateLimitStorage (API-08)', () => {
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     let blockedAnswers = 0;
     for (let i = 0; i < 3000; i++) {
-      jest.setSystemTime(Date.now() + Math.floor(random() * 100));
+      jest.setSystemTime(Date.now() + Math.floor(random() * 300));
       const key = random() < 0.8 ? 'busy' : 'quiet';
-      const expected = await stock.increment(key, 1000, 20, blockDuration, 'api');
-      const actual = await ours.increment(key, 1000, 20, blockDuration, 'api');
-      expect({ i, totalHits: actual.totalHits, isBlocked: actual.isBlocked }).toEqual({ i, totalHits: expected.totalHits, isBlocked: expected.isBlocked });
-      if (expected.isBlocked) {
-        blockedAnswers += 1;
-        expect(actual.timeToBlockExpire).toBe(expected.timeToBlockExpire);
-      }
+      const { ttl, blockDuration } = settings(random);
+      const expected = await stock.increment(key, ttl, 20, blockDuration, 'api');
+      const actual = await ours.increment(key, ttl, 20, blockDuration, 'api');
+      const seen = (r: typeof expected) => ({
+        i,
+        totalHits: r.totalHits,
+        isBlocked: r.isBlocked,
+        timeToExpire: r.timeToExpire,
+        timeToBlockExpire: r.isBlocked ? r.timeToBlockExpire : 0,
+      });
+      expect(seen(actual)).toEqual(seen(expected));
+      if (expected.isBlocked) blockedAnswers += 1;
     }
     // The schedule does reach the limit, so the comparison covers refusals too.
     expect(blockedAnswers).toBeGreaterThan(50);
     stock.onApplicationShutdown();
+  });
+
+  it('keeps a finished block from clearing the count of a call without a block', async () => {
+    const time = clock();
+    const storage = new RateLimitStorage(time.now);
+    for (let n = 0; n < 3; n++) await storage.increment('client', 60_000, 2, 1000, 'api');
+    time.advance(1000);
+    // The block is over, but this call has none: the window's three hits still count, and the
+    // refused request is reported on top of them, as the stock storage does.
+    expect(await storage.increment('client', 60_000, 2, 0, 'api')).toMatchObject({ totalHits: 4, isBlocked: true });
   });
 });

@@ -145,9 +145,9 @@ export class MemoryFile {
       const stat = fs.statSync(this.file, { throwIfNoEntry: false });
       return stat ? `${stat.size}:${stat.mtimeMs}:${stat.ino}` : 'none';
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // ENOTDIR: the memory folder is missing in a way a write will report.
-      if (code === 'ENOENT' || code === 'ENOTDIR') return 'none';
+      // ENOTDIR (a file where a folder of the path should be) still throws: the memory folder is
+      // missing in a way a write will report.
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return 'none';
       throw error;
     }
   }
