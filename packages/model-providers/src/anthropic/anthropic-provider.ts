@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from '../model-provider';
+import { ConversationJson, JsonByObject, MESSAGES_SLOT, TOOLS_SLOT, fillJson, jsonArray, type ConvertedMessages } from '../shared/body-json';
 import { errorFromStreamError } from '../shared/http-failure';
 import {
   badResponse,
@@ -39,6 +40,9 @@ export class AnthropicProvider implements ModelProvider {
   readonly name = 'anthropic' as const;
   private readonly baseUrl: string;
   private readonly transport: ResolvedTransportOptions;
+  /** Each conversation's JSON, and the tool lists' (shared/body-json.ts). */
+  private readonly conversationJson = new ConversationJson(anthropicMessages);
+  private readonly toolsJson = new JsonByObject();
 
   constructor(private readonly options: AnthropicProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -52,7 +56,7 @@ export class AnthropicProvider implements ModelProvider {
         provider: 'anthropic',
         url: `${this.baseUrl}/v1/messages`,
         headers: { 'anthropic-version': ANTHROPIC_VERSION, ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-        body: JSON.stringify(this.buildBody(request)),
+        body: this.bodyJson(request),
         secret: apiKey,
         signal: request.signal,
         onTextDelta: handlers.onTextDelta,
@@ -64,14 +68,26 @@ export class AnthropicProvider implements ModelProvider {
     );
   }
 
-  /** Exposed for tests and audit: exactly what is POSTed. */
+  /** Exposed for tests and audit: exactly what is POSTed (`bodyJson` is its JSON text). */
   buildBody(request: ModelRequest): Record<string, unknown> {
+    return this.bodyAround(request, toAnthropicMessages(request.messages));
+  }
+
+  /** `JSON.stringify(buildBody(request))`, from the JSON kept from the requests before (shared/body-json.ts). */
+  bodyJson(request: ModelRequest): string {
     const tools = requestTools('anthropic', request.tools);
+    return fillJson(this.bodyAround(request, MESSAGES_SLOT, tools ? TOOLS_SLOT : undefined), [
+      [MESSAGES_SLOT, jsonArray(this.conversationJson.of(request.messages))],
+      ...(tools ? [[TOOLS_SLOT, [this.toolsJson.of(tools)]] as const] : []),
+    ]);
+  }
+
+  private bodyAround(request: ModelRequest, messages: unknown, tools: unknown = requestTools('anthropic', request.tools)): Record<string, unknown> {
     return {
       model: request.model,
       max_tokens: request.maxOutputTokens ?? this.options.defaultMaxTokens ?? 4096,
       ...(request.system !== '' ? { system: request.system } : {}),
-      messages: toAnthropicMessages(request.messages),
+      messages,
       ...(tools ? { tools } : {}),
       stream: true,
     };
@@ -89,14 +105,25 @@ interface AnthropicMessage {
  * user message right after them joins that same message.
  */
 export function toAnthropicMessages(messages: readonly ChatMessage[]): AnthropicMessage[] {
+  return anthropicMessages(messages).entries;
+}
+
+/** `toAnthropicMessages`, with the index of each message's first chat message (body-json.ts). */
+function anthropicMessages(messages: readonly ChatMessage[]): ConvertedMessages & { readonly entries: AnthropicMessage[] } {
   const out: AnthropicMessage[] = [];
+  const starts: number[] = [];
+  let index = 0;
   const append = (role: AnthropicMessage['role'], blocks: Record<string, unknown>[]): void => {
     if (blocks.length === 0) return;
     const last = out[out.length - 1];
     if (last && last.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
+    else {
+      out.push({ role, content: blocks });
+      starts.push(index);
+    }
   };
-  for (const message of messages) {
+  for (const [i, message] of messages.entries()) {
+    index = i;
     switch (message.role) {
       case 'user':
         // The API rejects empty text blocks (userParts leaves none).
@@ -114,7 +141,7 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): Anthropic
         break;
     }
   }
-  return out;
+  return { entries: out, starts };
 }
 
 /** Images and PDFs go as base64 `image` and `document` blocks, before the text that refers to them. */

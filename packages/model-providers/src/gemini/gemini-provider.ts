@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from '../model-provider';
+import { ConversationJson, JsonByObject, MESSAGES_SLOT, TOOLS_SLOT, fillJson, jsonArray, type ConvertedMessages } from '../shared/body-json';
 import { errorFromStreamError } from '../shared/http-failure';
 import { ProviderError } from '../shared/provider-error';
 import {
@@ -39,6 +40,9 @@ export class GeminiProvider implements ModelProvider {
   readonly name = 'gemini' as const;
   private readonly baseUrl: string;
   private readonly transport: ResolvedTransportOptions;
+  /** Each conversation's JSON, and the tool lists' (shared/body-json.ts). */
+  private readonly conversationJson = new ConversationJson(geminiContents);
+  private readonly toolsJson = new JsonByObject();
 
   constructor(private readonly options: GeminiProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -54,7 +58,7 @@ export class GeminiProvider implements ModelProvider {
         provider: 'gemini',
         url: `${this.baseUrl}/v1beta/models/${model}:streamGenerateContent?alt=sse`,
         headers: apiKey ? { 'x-goog-api-key': apiKey } : {},
-        body: JSON.stringify(this.buildBody(request)),
+        body: this.bodyJson(request),
         secret: apiKey,
         signal: request.signal,
         onTextDelta: handlers.onTextDelta,
@@ -66,12 +70,24 @@ export class GeminiProvider implements ModelProvider {
     );
   }
 
-  /** Exposed for tests and audit: exactly what is POSTed. */
+  /** Exposed for tests and audit: exactly what is POSTed (`bodyJson` is its JSON text). */
   buildBody(request: ModelRequest): Record<string, unknown> {
+    return this.bodyAround(request, toGeminiContents(request.messages));
+  }
+
+  /** `JSON.stringify(buildBody(request))`, from the JSON kept from the requests before (shared/body-json.ts). */
+  bodyJson(request: ModelRequest): string {
     const tools = requestTools('gemini', request.tools);
+    return fillJson(this.bodyAround(request, MESSAGES_SLOT, tools ? TOOLS_SLOT : undefined), [
+      [MESSAGES_SLOT, jsonArray(this.conversationJson.of(request.messages))],
+      ...(tools ? [[TOOLS_SLOT, [this.toolsJson.of(tools)]] as const] : []),
+    ]);
+  }
+
+  private bodyAround(request: ModelRequest, contents: unknown, tools: unknown = requestTools('gemini', request.tools)): Record<string, unknown> {
     return {
       ...(request.system !== '' ? { systemInstruction: { parts: [{ text: request.system }] } } : {}),
-      contents: toGeminiContents(request.messages),
+      contents,
       ...(tools ? { tools } : {}),
       ...(request.maxOutputTokens !== undefined ? { generationConfig: { maxOutputTokens: request.maxOutputTokens } } : {}),
     };
@@ -85,9 +101,15 @@ interface GeminiContent {
 
 /** Gemini pairs results with calls by name and order; consecutive results share one `user` content. */
 export function toGeminiContents(messages: readonly ChatMessage[]): GeminiContent[] {
+  return geminiContents(messages).entries;
+}
+
+/** `toGeminiContents`, with the index of each content's first chat message (body-json.ts). */
+function geminiContents(messages: readonly ChatMessage[]): ConvertedMessages & { readonly entries: GeminiContent[] } {
   const out: GeminiContent[] = [];
+  const starts: number[] = [];
   let resultsContent: GeminiContent | undefined;
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     if (message.role === 'tool') {
       const part = {
         functionResponse: { name: message.toolName, response: message.isError ? { error: message.content } : { result: message.content } },
@@ -96,6 +118,7 @@ export function toGeminiContents(messages: readonly ChatMessage[]): GeminiConten
       else {
         resultsContent = { role: 'user', parts: [part] };
         out.push(resultsContent);
+        starts.push(index);
       }
       continue;
     }
@@ -106,6 +129,7 @@ export function toGeminiContents(messages: readonly ChatMessage[]): GeminiConten
         part.kind === 'text' ? { text: part.text } : { inlineData: { mimeType: part.kind === 'pdf' ? 'application/pdf' : part.mediaType, data: part.data } },
       );
       out.push({ role: 'user', parts: parts.length > 0 ? parts : [{ text: '' }] });
+      starts.push(index);
       continue;
     }
     const signatures = geminiSignaturesOf(message.providerMetadata);
@@ -115,9 +139,12 @@ export function toGeminiContents(messages: readonly ChatMessage[]): GeminiConten
       parts.push(withSignature({ functionCall: { name: call.toolName, args: asArgumentsObject(call.arguments) } }, signatures.callSignatures?.[call.callId]));
     }
     // Gemini rejects a content without parts; an empty assistant turn carries nothing anyway.
-    if (parts.length > 0) out.push({ role: 'model', parts });
+    if (parts.length > 0) {
+      out.push({ role: 'model', parts });
+      starts.push(index);
+    }
   }
-  return out;
+  return { entries: out, starts };
 }
 
 function withSignature(part: Record<string, unknown>, signature: string | undefined): Record<string, unknown> {

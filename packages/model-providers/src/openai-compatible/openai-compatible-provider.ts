@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall } from '../model-provider';
+import { ConversationJson, JsonByObject, MESSAGES_SLOT, TOOLS_SLOT, fillJson, jsonArray } from '../shared/body-json';
 import { errorFromStreamError } from '../shared/http-failure';
 import {
   badResponse,
@@ -43,10 +44,12 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly transport: ResolvedTransportOptions;
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
   private readonly pdfFileParts: boolean;
-  /** Per conversation (by its first message): the messages of the last request and their JSON, joined; weak, so it goes with the conversation. */
-  private readonly lastMessagesJson = new WeakMap<ChatMessage, { readonly messages: readonly ChatMessage[]; readonly json: string }>();
-  /** The `tools` JSON, by the tool list: the same array from one request to the next while the tool set stays. */
-  private readonly toolsJson = new WeakMap<object, string>();
+  /** Each conversation's JSON, and the tool lists' (shared/body-json.ts). */
+  private readonly conversationJson = new ConversationJson((messages) => ({
+    entries: messages.map((message) => toOpenAiMessage(message, { pdf: this.pdfFileParts })),
+    starts: messages.map((_, i) => i),
+  }));
+  private readonly toolsJson = new JsonByObject();
 
   constructor(private readonly options: OpenAiCompatibleProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -79,48 +82,14 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     return this.bodyAround(request, toOpenAiMessages(request.system, request.messages, { pdf: this.pdfFileParts }));
   }
 
-  /**
-   * `buildBody(request)` as JSON text, built from JSON kept from the requests before: a session's
-   * messages are the same objects from one request to the next (the server converts each recorded
-   * message once), so the JSON of the conversation the last request sent is reused when this one
-   * starts with it; the tool list's JSON is kept by the list. Serializing the whole body on every
-   * request was 7% of a loaded server's main thread, keeping each message's JSON and joining them
-   * on every request still 8% (benchmarks.md, F5).
-   */
+  /** `JSON.stringify(buildBody(request))`, from the JSON kept from the requests before (shared/body-json.ts). */
   bodyJson(request: ModelRequest): string {
     const tools = requestTools('openai', request.tools);
-    let toolsJson = tools && this.toolsJson.get(tools);
-    if (tools && toolsJson === undefined) this.toolsJson.set(tools, (toolsJson = JSON.stringify(tools)));
     const system = request.system !== '' ? JSON.stringify(systemMessage(request.system)) : '';
-    const messages = this.messagesJson(request.messages);
-    const around = JSON.stringify(this.bodyAround(request, MESSAGES_PLACEHOLDER, tools ? TOOLS_PLACEHOLDER : undefined));
-    // Cut at the placeholders rather than `replace`: no copy of the conversation, no `$` special.
-    // The last match: only the model name comes before them, and it could be anything.
-    const list = system === '' ? messages : messages === '' ? system : `${system},${messages}`;
-    const m = around.lastIndexOf(MESSAGES_JSON);
-    const afterMessages = m + MESSAGES_JSON.length;
-    const t = tools ? around.lastIndexOf(TOOLS_JSON) : -1;
-    const rest = t < 0 ? around.slice(afterMessages) : `${around.slice(afterMessages, t)}${toolsJson}${around.slice(t + TOOLS_JSON.length)}`;
-    return `${around.slice(0, m)}[${list}]${rest}`;
-  }
-
-  /**
-   * The conversation's JSON (without brackets). It is kept flat, so the next request copies it
-   * once instead of walking a message list or a tree of joined strings; a request that does not go
-   * on from the last one (a retry, attached files read afresh) serializes its messages anew.
-   */
-  private messagesJson(messages: readonly ChatMessage[]): string {
-    const first = messages[0];
-    if (first === undefined) return '';
-    const last = this.lastMessagesJson.get(first);
-    const goesOn = last !== undefined && last.messages.length <= messages.length && last.messages.every((m, i) => m === messages[i]);
-    const from = goesOn ? last.messages.length : 0;
-    const parts = goesOn ? [last.json] : [];
-    for (let i = from; i < messages.length; i++) parts.push(JSON.stringify(toOpenAiMessage(messages[i] as ChatMessage, { pdf: this.pdfFileParts })));
-    const json = parts.join(',');
-    // A copy: a caller may reuse its array for the next request.
-    this.lastMessagesJson.set(first, { messages: messages.slice(), json });
-    return json;
+    return fillJson(this.bodyAround(request, MESSAGES_SLOT, tools ? TOOLS_SLOT : undefined), [
+      [MESSAGES_SLOT, jsonArray([system, ...this.conversationJson.of(request.messages)])],
+      ...(tools ? [[TOOLS_SLOT, [this.toolsJson.of(tools)]] as const] : []),
+    ]);
   }
 
   private bodyAround(request: ModelRequest, messages: unknown, tools: unknown = requestTools('openai', request.tools)): Record<string, unknown> {
@@ -134,12 +103,6 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     };
   }
 }
-
-/** Stand for the messages array and the tool list in the body's JSON until bodyJson puts them there. */
-const MESSAGES_PLACEHOLDER = '\u0000oneclaw-messages\u0000';
-const TOOLS_PLACEHOLDER = '\u0000oneclaw-tools\u0000';
-const MESSAGES_JSON = JSON.stringify(MESSAGES_PLACEHOLDER);
-const TOOLS_JSON = JSON.stringify(TOOLS_PLACEHOLDER);
 
 function systemMessage(system: string): Record<string, unknown> {
   return { role: 'system', content: system };

@@ -1,0 +1,106 @@
+import type { ChatMessage } from '../model-provider';
+
+/**
+ * Request bodies as JSON text, built from JSON kept from the requests before. A session's chat
+ * messages are the same objects from one request to the next (the server converts each recorded
+ * message once, and a recorded message never changes), so a conversation's JSON is reused when
+ * the next request starts with the same messages, and a tool list's JSON is kept by the list.
+ * Serializing the whole body on every request was 7% of a loaded server's main thread
+ * (benchmarks.md, F5).
+ */
+
+/** Stand for the messages and the tools in a body's JSON until `fillJson` puts their JSON there. */
+export const MESSAGES_SLOT = '\u0000oneclaw-messages\u0000';
+export const TOOLS_SLOT = '\u0000oneclaw-tools\u0000';
+
+/**
+ * `JSON.stringify(template)` with each slot's JSON string replaced by the given JSON pieces,
+ * joined once into one flat string (no copy of the conversation per piece). `fills` are in the
+ * order their slots appear in the template, and only fields the caller fixes (numbers, `true`,
+ * another slot) may follow a slot: each slot is cut at its last occurrence, so a field before it
+ * (the model name, a system prompt) may hold anything, the slot's own text included.
+ */
+export function fillJson(template: Record<string, unknown>, fills: readonly (readonly [slot: string, pieces: readonly string[]])[]): string {
+  let before = JSON.stringify(template);
+  const after: string[] = [];
+  for (let i = fills.length - 1; i >= 0; i--) {
+    const [slot, pieces] = fills[i] as (typeof fills)[number];
+    const marker = JSON.stringify(slot);
+    const at = before.lastIndexOf(marker);
+    if (at < 0) throw new Error(`fillJson: the template has no ${JSON.stringify(slot)} slot`);
+    after.unshift(...pieces, before.slice(at + marker.length));
+    before = before.slice(0, at);
+  }
+  return [before, ...after].join('');
+}
+
+/** Pieces of a JSON array of these JSON items (empty strings are no items), for `fillJson`. */
+export function jsonArray(items: readonly string[]): string[] {
+  const pieces = ['['];
+  for (const item of items) {
+    if (item === '') continue;
+    if (pieces.length > 1) pieces.push(',');
+    pieces.push(item);
+  }
+  pieces.push(']');
+  return pieces;
+}
+
+/** JSON kept by object identity: for values never changed in place, such as a tool list. */
+export class JsonByObject {
+  private readonly kept = new WeakMap<object, string>();
+
+  of(value: object): string {
+    let json = this.kept.get(value);
+    if (json === undefined) this.kept.set(value, (json = JSON.stringify(value)));
+    return json;
+  }
+}
+
+/**
+ * A provider's message list for some chat messages: its entries, and for each entry the index of
+ * the first chat message in it. An entry may hold several chat messages (Anthropic and Gemini put
+ * consecutive tool results in one), but only the last entry can take more of them.
+ */
+export interface ConvertedMessages {
+  readonly entries: readonly unknown[];
+  readonly starts: readonly number[];
+}
+
+interface Kept {
+  readonly messages: readonly ChatMessage[];
+  /** The JSON of the entries before the last one (which a later message may still go into), joined. */
+  readonly closed: string;
+  /** Index of the first chat message of the last entry. */
+  readonly openFrom: number;
+}
+
+/**
+ * A conversation's message list as JSON items, by its first message. A request that goes on from
+ * the last one (the same message objects, then more) converts and serializes only from the last
+ * entry on; any other request (a retry, attached files read afresh) serializes its messages anew.
+ * Weak: a conversation no one holds any more takes its JSON with it.
+ */
+export class ConversationJson {
+  private readonly kept = new WeakMap<ChatMessage, Kept>();
+
+  constructor(private readonly convert: (messages: readonly ChatMessage[]) => ConvertedMessages) {}
+
+  /** The JSON items of `convert(messages).entries`, for `jsonArray` (at most two strings). */
+  of(messages: readonly ChatMessage[]): string[] {
+    const first = messages[0];
+    if (first === undefined) return [];
+    const kept = this.kept.get(first);
+    const goesOn = kept !== undefined && kept.messages.length <= messages.length && kept.messages.every((m, i) => m === messages[i]);
+    const from = goesOn ? kept.openFrom : 0;
+    const { entries, starts } = this.convert(from === 0 ? messages : messages.slice(from));
+    const items = entries.map((entry) => JSON.stringify(entry));
+    const open = items.pop();
+    // Kept flat: the next request copies it once instead of walking a list of pieces.
+    const closed = (goesOn && kept.closed !== '' ? [kept.closed, ...items] : items).join(',');
+    const openFrom = open === undefined ? from : from + (starts[starts.length - 1] as number);
+    // A copy: a caller may reuse its array for the next request.
+    this.kept.set(first, { messages: messages.slice(), closed, openFrom });
+    return open === undefined ? [closed] : [closed, open];
+  }
+}
