@@ -74,7 +74,8 @@ describe('request bodies built from kept JSON (F5)', () => {
         else messages = [randomMessage(next, i * 10 + 7, name)];
         const request: ModelRequest = {
           model: next() < 0.1 ? MESSAGES_SLOT : 'm',
-          system: next() < 0.2 ? '' : next() < 0.5 ? `"${MESSAGES_SLOT}" ${TOOLS_SLOT}` : 'Be brief.',
+          // A slot's text as a whole field before the slot: what a search for the slot would find first.
+          system: next() < 0.2 ? '' : next() < 0.3 ? MESSAGES_SLOT : next() < 0.4 ? TOOLS_SLOT : 'Be brief.',
           messages,
           tools: next() < 0.3 ? noTools : tools,
           ...(next() < 0.5 ? { maxOutputTokens: 100 } : {}),
@@ -101,8 +102,22 @@ describe('request bodies built from kept JSON (F5)', () => {
     expect(converted).toEqual([2, 2, 2]);
   });
 
+  it('keeps nothing for a conversation carrying attached files’ bytes (they are loaded into new objects for every request)', () => {
+    const converted: number[] = [];
+    const json = new ConversationJson((messages) => {
+      converted.push(messages.length);
+      return { entries: messages.map((m) => m.role), starts: messages.map((_, i) => i) };
+    });
+    const a: ChatMessage = { role: 'user', text: 'a' };
+    const withFile: ChatMessage = { role: 'user', text: 'b', attachments: [{ hash: 'h', name: 'a.png', mediaType: 'image/png', bytes: 3, data: 'AAAA' }] };
+    json.of([a, withFile]);
+    json.of([a, withFile]);
+    // Kept, the second request would have converted only from its last entry (1 message).
+    expect(converted).toEqual([2, 2]);
+  });
+
   it('fillJson cuts each slot at its last occurrence, so earlier fields may hold the slot text; a missing slot is an error', () => {
-    const template = { model: `"${MESSAGES_SLOT}"`, messages: MESSAGES_SLOT, tools: TOOLS_SLOT, stream: true };
+    const template = { model: MESSAGES_SLOT, system: TOOLS_SLOT, messages: MESSAGES_SLOT, tools: TOOLS_SLOT, stream: true };
     expect(
       JSON.parse(
         fillJson(template, [
@@ -111,7 +126,8 @@ describe('request bodies built from kept JSON (F5)', () => {
         ]),
       ),
     ).toEqual({
-      model: `"${MESSAGES_SLOT}"`,
+      model: MESSAGES_SLOT,
+      system: TOOLS_SLOT,
       messages: [1, 2],
       tools: { t: 1 },
       stream: true,

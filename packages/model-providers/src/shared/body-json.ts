@@ -60,7 +60,10 @@ export class JsonByObject {
 /**
  * A provider's message list for some chat messages: its entries, and for each entry the index of
  * the first chat message in it. An entry may hold several chat messages (Anthropic and Gemini put
- * consecutive tool results in one), but only the last entry can take more of them.
+ * consecutive tool results in one), but only the last entry can take more of them. The converter
+ * must be local: converting the messages from an entry's start on gives exactly the entries the
+ * whole conversion has from there (nothing may depend on earlier messages, or on which message is
+ * last, such as a cache marker on the last message only), else the kept JSON goes stale.
  */
 export interface ConvertedMessages {
   readonly entries: readonly unknown[];
@@ -99,8 +102,14 @@ export class ConversationJson {
     // Kept flat: the next request copies it once instead of walking a list of pieces.
     const closed = (goesOn && kept.closed !== '' ? [kept.closed, ...items] : items).join(',');
     const openFrom = open === undefined ? from : from + (starts[starts.length - 1] as number);
+    // Attached files' bytes are loaded into new message objects for every request, so a
+    // conversation holding them never goes on from its last request: keeping its JSON would only
+    // keep the files' base64 in memory.
+    if (messages.some(carriesFileData)) this.kept.delete(first);
     // A copy: a caller may reuse its array for the next request.
-    this.kept.set(first, { messages: messages.slice(), closed, openFrom });
+    else this.kept.set(first, { messages: messages.slice(), closed, openFrom });
     return open === undefined ? [closed] : [closed, open];
   }
 }
+
+const carriesFileData = (message: ChatMessage): boolean => message.role === 'user' && (message.attachments ?? []).some((a) => a.data !== undefined);
