@@ -52,6 +52,16 @@ function toolsFor(provider: 'openai' | 'anthropic' | 'gemini'): ToolPayload {
   }
 }
 
+/** A ConversationJson whose entries are the messages' roles, recording how many messages each conversion got. */
+function countingConversationJson(): { json: ConversationJson; converted: number[] } {
+  const converted: number[] = [];
+  const json = new ConversationJson((messages) => {
+    converted.push(messages.length);
+    return { entries: messages.map((m) => m.role), starts: messages.map((_, i) => i) };
+  });
+  return { json, converted };
+}
+
 describe('request bodies built from kept JSON (F5)', () => {
   it.each(PROVIDERS)(
     '%s: over 400 random requests (conversations that go on, restart, are cut or changed in the same array) bodyJson is exactly JSON.stringify(buildBody)',
@@ -87,11 +97,7 @@ describe('request bodies built from kept JSON (F5)', () => {
   );
 
   it('a conversation that goes on is converted only from its last entry on', () => {
-    const converted: number[] = [];
-    const json = new ConversationJson((messages) => {
-      converted.push(messages.length);
-      return { entries: messages.map((m) => m.role), starts: messages.map((_, i) => i) };
-    });
+    const { json, converted } = countingConversationJson();
     const a: ChatMessage = { role: 'user', text: 'a' };
     const b: ChatMessage = { role: 'assistant', text: 'b', toolCalls: [] };
     const c: ChatMessage = { role: 'user', text: 'c' };
@@ -103,11 +109,7 @@ describe('request bodies built from kept JSON (F5)', () => {
   });
 
   it('keeps nothing for a conversation carrying attached files’ bytes (they are loaded into new objects for every request)', () => {
-    const converted: number[] = [];
-    const json = new ConversationJson((messages) => {
-      converted.push(messages.length);
-      return { entries: messages.map((m) => m.role), starts: messages.map((_, i) => i) };
-    });
+    const { json, converted } = countingConversationJson();
     const a: ChatMessage = { role: 'user', text: 'a' };
     const withFile: ChatMessage = { role: 'user', text: 'b', attachments: [{ hash: 'h', name: 'a.png', mediaType: 'image/png', bytes: 3, data: 'AAAA' }] };
     json.of([a, withFile]);
