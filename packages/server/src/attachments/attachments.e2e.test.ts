@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '@oneclaw/core';
 import { writeTestPdf } from '@oneclaw/tools-pdf/testing';
-import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
+import { startFakeModelServer, type FakeModelServer, fakeGate, fakeReply } from '@oneclaw/model-providers/testing';
+import { waitFor } from '../testing/server-process';
 import { startTestServer, TEST_API_TOKEN, type TestServer } from '../testing/test-server';
 
 /**
@@ -131,6 +132,21 @@ describe('attachments: upload, serve, send to the model, read with the pdf tools
     const results = events.filter((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === 'tool').map((e) => e.data as { toolName: string; result?: string });
     expect(results.map((r) => r.toolName)).toEqual(['load_tool_group', 'pdf_extract_text']);
     expect(results[1]?.result).toBe('--- Page 2 of 2 ---\nBravo page two');
+  });
+
+  it('FAKE model: in a tool loop each attached file is read once per turn: removed from the store after round 1, round 2 still sends it', async () => {
+    const ref = (await (await upload(PNG, 'image/png', 'cat.png')).json()) as { hash: string };
+    await server.api('POST', '/api/sessions', { sessionId: 'loop' });
+    const gate = fakeGate();
+    model.enqueue({ ...fakeReply.toolCall('load_tool_group', { group_name: 'pdf' }), waitFor: gate.opened }, fakeReply.text('Still a cat.'));
+    const turn = server.api('POST', '/api/sessions/loop/messages', { text: 'what is this?', attachments: [{ hash: ref.hash }] });
+    await waitFor('the first model request', async () => (model.requests.length === 1 ? true : undefined));
+    // Round 1's request has been built from the file; now it leaves the store.
+    unlinkSync(path.join(dataDir, 'attachments', ref.hash));
+    gate.release();
+    expect((await turn).body).toMatchObject({ reason: 'completed', rounds: 2 });
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.toString('base64') } };
+    for (const request of model.requests) expect((request.body as { messages: { content: Record<string, any>[] }[] }).messages[0]!.content[0]).toEqual(image);
   });
 
   it('FAKE model: a file gone from the store becomes a note in the request, and the turn still runs', async () => {

@@ -43,6 +43,20 @@ describe('attached files in the model request (issue 15)', () => {
     expect(chat[2]).toEqual({ role: 'user', text: 'read these', attachments: [PDF, GONE, PDF] });
   });
 
+  it('with a cache given (one per turn), a second request reads nothing: neither the files it has nor the one found missing', () => {
+    const state = sessionScenario(testCatalogue())
+      .given(...history)
+      .state();
+    const chat = toChatMessages(state, 'anthropic');
+    const reads: string[] = [];
+    const reader = { read: (hash: string) => (reads.push(hash), hash === PDF.hash ? Buffer.from('%PDF') : undefined) };
+    const turnCache = new Map<string, string | undefined>();
+    const first = withAttachmentBytes(chat, reader, turnCache);
+    const second = withAttachmentBytes(chat, reader, turnCache);
+    expect(reads).toEqual([PDF.hash, GONE.hash]);
+    expect(second).toEqual(first);
+  });
+
   it("a compaction summary merged into a kept user message keeps that message's files", () => {
     const state = sessionScenario(testCatalogue())
       .given(...history, {

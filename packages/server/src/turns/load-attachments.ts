@@ -10,10 +10,13 @@ export interface AttachmentReader {
  * Fills in the bytes (base64) of every attachment of the conversation, just before a model
  * request: the events hold only references. A file the store no longer has is marked missing,
  * and the provider tells the model so in words: the turn still runs.
+ *
+ * `cache` (base64 by hash, undefined for a missing file) is read and filled: a file attached
+ * twice, or to two messages, is read once per cache. The agent loop gives one per turn, so each
+ * round of a tool loop does not read and encode every attached file of the conversation again;
+ * the next turn reads them afresh.
  */
-export function withAttachmentBytes(messages: readonly ChatMessage[], reader: AttachmentReader): ChatMessage[] {
-  // A file attached twice (or to two messages) is read once per request.
-  const cache = new Map<string, string | undefined>();
+export function withAttachmentBytes(messages: readonly ChatMessage[], reader: AttachmentReader, cache = new Map<string, string | undefined>()): ChatMessage[] {
   const load = (hash: string) => {
     if (!cache.has(hash)) cache.set(hash, reader.read(hash)?.toString('base64'));
     return cache.get(hash);

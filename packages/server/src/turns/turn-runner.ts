@@ -199,6 +199,8 @@ class Turn {
   /** The turn already compacted once because the provider refused a request as too long. */
   private overflowCompacted = false;
   private readonly allowed: ReadonlySet<string> | undefined;
+  /** Attached files' base64 by hash, read once per turn (load-attachments.ts). */
+  private readonly attachedFiles = new Map<string, string | undefined>();
 
   constructor(
     private readonly deps: TurnRunnerDeps,
@@ -457,7 +459,7 @@ class Turn {
   /** The conversation for the next request, attached files' bytes read from the store. */
   private chatMessages(session: SessionSnapshot) {
     const messages = toChatMessages(session.state, this.provider.client.name);
-    return this.deps.attachments ? withAttachmentBytes(messages, this.deps.attachments) : messages;
+    return this.deps.attachments ? withAttachmentBytes(messages, this.deps.attachments, this.attachedFiles) : messages;
   }
 
   private systemPrompt(): string {
