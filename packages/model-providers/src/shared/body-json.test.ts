@@ -112,10 +112,17 @@ describe('request bodies built from kept JSON (F5)', () => {
     const { json, converted } = countingConversationJson();
     const a: ChatMessage = { role: 'user', text: 'a' };
     const withFile: ChatMessage = { role: 'user', text: 'b', attachments: [{ hash: 'h', name: 'a.png', mediaType: 'image/png', bytes: 3, data: 'AAAA' }] };
-    json.of([a, withFile]);
-    json.of([a, withFile]);
-    // Kept, the second request would have converted only from its last entry (1 message).
-    expect(converted).toEqual([2, 2]);
+    const missing: ChatMessage = { role: 'user', text: 'c', attachments: [{ hash: 'g', name: 'b.png', mediaType: 'image/png', bytes: 3, missing: true }] };
+    const b: ChatMessage = { role: 'user', text: 'b' };
+    for (const conversation of [
+      [a, withFile],
+      [b, missing],
+    ]) {
+      json.of(conversation);
+      json.of(conversation);
+    }
+    // Kept, each second request would have converted only from its last entry (1 message).
+    expect(converted).toEqual([2, 2, 2, 2]);
   });
 
   it('fillJson cuts each slot at its last occurrence, so earlier fields may hold the slot text; a missing slot is an error', () => {

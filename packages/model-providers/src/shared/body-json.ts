@@ -81,7 +81,8 @@ interface Kept {
 /**
  * A conversation's message list as JSON items, by its first message. A request that goes on from
  * the last one (the same message objects, then more) converts and serializes only from the last
- * entry on; any other request (a retry, attached files read afresh) serializes its messages anew.
+ * entry on; any other request (a retry, a cut) serializes its messages anew. A conversation with
+ * attached files (loaded into new message objects for every request) keeps nothing.
  * Weak: a conversation no one holds any more takes its JSON with it.
  */
 export class ConversationJson {
@@ -102,9 +103,9 @@ export class ConversationJson {
     // Kept flat: the next request copies it once instead of walking a list of pieces.
     const closed = (goesOn && kept.closed !== '' ? [kept.closed, ...items] : items).join(',');
     const openFrom = open === undefined ? from : from + (starts[starts.length - 1] as number);
-    // Attached files' bytes are loaded into new message objects for every request, so a
-    // conversation holding them never goes on from its last request: keeping its JSON would only
-    // keep the files' base64 in memory.
+    // Attached files are loaded into new message objects for every request, so a conversation
+    // holding them never goes on from its last request: keeping its JSON would only keep the
+    // files' base64 in memory.
     if (messages.some(carriesFileData)) this.kept.delete(first);
     // A copy: a caller may reuse its array for the next request.
     else this.kept.set(first, { messages: messages.slice(), closed, openFrom });
@@ -112,4 +113,5 @@ export class ConversationJson {
   }
 }
 
-const carriesFileData = (message: ChatMessage): boolean => message.role === 'user' && (message.attachments ?? []).some((a) => a.data !== undefined);
+/** Files loaded for the request (bytes, or marked missing): such a message is a new object every time. */
+const carriesFileData = (message: ChatMessage): boolean => message.role === 'user' && (message.attachments ?? []).some((a) => a.data !== undefined || a.missing === true);
