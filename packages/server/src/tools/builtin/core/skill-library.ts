@@ -168,9 +168,6 @@ function skillFolders(folder: string): string[] {
 }
 
 function folderSignature(folder: string): string {
-  // Checked before every model request, and most servers have no user skills folder: a stat that
-  // answers undefined costs a tenth of the ENOENT error readdirSync would throw.
-  if (statOf(folder) === undefined) return '';
   let names: string[];
   try {
     names = fs.readdirSync(folder).sort();
