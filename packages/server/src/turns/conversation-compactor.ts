@@ -179,10 +179,10 @@ function conversationTokens(summary: string | null, messages: readonly MessageDa
   return (summary ? countTextTokens(summary) : 0) + messages.reduce((sum, m) => sum + messageTokens(m), 0);
 }
 
-/** A message's text as the model reads it, plus a little for its role and framing. */
 /** Tokens a message costs beyond its text (role and separators), as providers count them roughly. */
 const MESSAGE_OVERHEAD_TOKENS = 4;
 
+/** A message's text as the model reads it, plus a little for its role and framing. */
 function messageTokens(message: MessageData): number {
   return MESSAGE_OVERHEAD_TOKENS + countTextTokens(messageText(message));
 }
