@@ -143,6 +143,28 @@ describe('WorkerJsRunner: calls in worker threads', () => {
     expect(pool.restarts).toBe(0);
   });
 
+  it('a worker runs with a small young generation (6 MB by default, or as configured) and the heap limit, and still moves values larger than it', async () => {
+    const pool = runner({ maxWorkers: 1 });
+    await pool.warmUp();
+    expect(pool.workerResourceLimits()).toEqual([expect.objectContaining({ maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 128, stackSizeMb: 8 })]);
+    // 2 MB in through the params and the fs bridge, 2 MB out as the result: strings as large as
+    // a semi-space of that young generation, made in the worker's heap.
+    writeFileSync(path.join(root, 'big.txt'), 'y'.repeat(2_000_000));
+    const outcome = await pool.run(
+      call('function execute(p) { var f = fs.readFile("big.txt"); return p.text.length + ":" + f.length + ":" + p.text.slice(-2) + f.slice(0, 2); }', {
+        params: { text: 'x'.repeat(2_000_000) },
+      }),
+    );
+    expect(resultOf(outcome)).toBe('2000000:2000000:xxyy');
+    const echo = await pool.run(call('function execute(p) { return p.text; }', { params: { text: 'z'.repeat(2_000_000) } }));
+    expect(resultOf(echo)).toHaveLength(2_000_000);
+    expect(pool.restarts).toBe(0);
+
+    const configured = runner({ maxWorkers: 1, workerYoungGenerationMb: 4 });
+    await configured.warmUp();
+    expect(configured.workerResourceLimits()).toEqual([expect.objectContaining({ maxYoungGenerationSizeMb: 4 })]);
+  });
+
   it('refuses new calls once closed', async () => {
     const pool = runner();
     await pool.close();
