@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { sessionScenario, testCatalogue } from '@oneclaw/core/testing';
 import type { SessionCommand } from '@oneclaw/core';
 import { SUMMARY_HEADER, toChatMessages } from './conversation';
@@ -52,6 +54,24 @@ describe('toChatMessages after a compaction', () => {
     scenario.record({ ...compactAt('a2'), summary: 'They talked more.' } as SessionCommand);
     const after = toChatMessages(scenario.state(), 'openai');
     expect(after[0]).toEqual({ role: 'user', text: `${SUMMARY_HEADER}\nThey talked more.\n[End of summary]\n\nand now?` });
+  });
+});
+
+describe('toChatMessages and memory', () => {
+  // A full collection on demand: what only a WeakMap entry still holds is gone after it.
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+
+  it('after a compaction, the conversions from before it are let go, though the session still holds those messages', async () => {
+    const scenario = sessionScenario(testCatalogue()).given(...start);
+    const beforeCompaction = new WeakRef(toChatMessages(scenario.state(), 'openai')[0] as object);
+    scenario.record(compactAt('a1'));
+    expect(toChatMessages(scenario.state(), 'openai')).toHaveLength(2);
+    // A WeakRef keeps its target until the current job ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(beforeCompaction.deref()).toBeUndefined();
+    expect(scenario.state().messages[0]).toMatchObject({ role: 'user', text: 'early question' });
   });
 });
 

@@ -12,7 +12,7 @@ import type { ChatMessage } from '@oneclaw/model-providers';
  */
 export function toChatMessages(state: SessionState, provider: ProviderName): readonly ChatMessage[] {
   const { summary, messages } = modelConversation(state);
-  const chat = converted(messages, provider);
+  const chat = converted(state.messages[0], messages, provider);
   if (summary === null) return chat;
   return withSummary(summary, chat);
 }
@@ -39,7 +39,10 @@ function withSummary(summary: string, chat: readonly ChatMessage[]): ChatMessage
 const summaryHeads = new WeakMap<ChatMessage, { readonly summary: string; readonly head: readonly ChatMessage[] }>();
 
 /**
- * The last conversion of each conversation (by its first recorded message) per provider.
+ * The last conversion of each conversation per provider, by the first message of the session's
+ * transcript (not of the part sent: after a compaction that part starts later, and an entry by
+ * its first message would leave the conversions from before the compaction, and the provider's
+ * JSON kept by them, in memory for as long as the session is cached).
  * Recorded messages are immutable and the same objects from one state of a session to the next
  * (evolve copies the arrays, not the messages), so a request keeps the conversions of the
  * longest start it shares with the request before (compared by identity) and converts only the
@@ -55,11 +58,10 @@ interface LastConversion {
   readonly chat: readonly ChatMessage[];
 }
 
-function converted(messages: readonly MessageData[], provider: ProviderName): readonly ChatMessage[] {
-  const first = messages[0];
-  if (first === undefined) return [];
-  let byProvider = lastConversions.get(first);
-  if (!byProvider) lastConversions.set(first, (byProvider = {}));
+function converted(key: MessageData | undefined, messages: readonly MessageData[], provider: ProviderName): readonly ChatMessage[] {
+  if (key === undefined || messages.length === 0) return [];
+  let byProvider = lastConversions.get(key);
+  if (!byProvider) lastConversions.set(key, (byProvider = {}));
   const last = byProvider[provider];
   let shared = 0;
   if (last) {
