@@ -5,6 +5,9 @@
  *   last message from the user  -> one `get_current_time` tool call
  *   last message a tool result  -> the text "done"
  *   last message from the user containing INSTANT_TEXT_ONLY -> the text "done" at once (a text turn)
+ *   no tools offered (the compactor's summary request) -> INSTANT_SUMMARY
+ * and reports the request's input tokens from its size (`instantInputTokens`), as a real model
+ * would, so long sessions are compacted as they would be in use.
  * It runs in its own worker thread, so its work is not billed to the server's event loop.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -32,15 +35,32 @@ export interface InstantModel {
   close(): Promise<void>;
 }
 
-/** The reply to one chat-completions request body. */
-export function instantReply(body: Record<string, unknown>): FakeMessageReply | undefined {
+/** What the fake says a compaction summary is (the reply to a request that offers no tools). */
+export const INSTANT_SUMMARY = 'Summary: the user sent numbered notes and asked for the time; the assistant answered each.';
+
+/**
+ * The input tokens the fake reports for a request of `requestBytes` bytes: about four bytes a
+ * token, OpenAI's rule of thumb for English (o200k gives about five for the benchmarks' word
+ * salad, so this errs towards compacting early). A real provider reports the request's real
+ * size, and the server compacts a conversation from that figure (conversation-compactor.ts); a
+ * fixed small number would let a benchmark's long sessions grow past any model's window.
+ */
+export function instantInputTokens(requestBytes: number): number {
+  return Math.max(1, Math.ceil(requestBytes / 4));
+}
+
+/** The reply to one chat-completions request body of `requestBytes` bytes. */
+export function instantReply(body: Record<string, unknown>, requestBytes: number): FakeMessageReply | undefined {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
+  const inputTokens = instantInputTokens(requestBytes);
+  // Only the compactor's summary request offers no tools: every turn's request has the core tools.
+  if (!Array.isArray(body.tools) || body.tools.length === 0) return { text: INSTANT_SUMMARY, usage: { inputTokens, outputTokens: 20 } };
   const last = messages[messages.length - 1] as { role?: unknown; content?: unknown };
   const role = last.role;
-  if (role === 'user' && JSON.stringify(last.content ?? '').includes(INSTANT_TEXT_ONLY)) return { text: INSTANT_TEXT, usage: { inputTokens: 20, outputTokens: 1 } };
-  if (role === 'user') return { toolCalls: [{ name: INSTANT_TOOL, arguments: { timezone: 'UTC' } }], usage: { inputTokens: 20, outputTokens: 5 } };
-  if (role === 'tool') return { text: INSTANT_TEXT, usage: { inputTokens: 30, outputTokens: 1 } };
+  if (role === 'user' && JSON.stringify(last.content ?? '').includes(INSTANT_TEXT_ONLY)) return { text: INSTANT_TEXT, usage: { inputTokens, outputTokens: 1 } };
+  if (role === 'user') return { toolCalls: [{ name: INSTANT_TOOL, arguments: { timezone: 'UTC' } }], usage: { inputTokens, outputTokens: 5 } };
+  if (role === 'tool') return { text: INSTANT_TEXT, usage: { inputTokens, outputTokens: 1 } };
   return undefined;
 }
 
@@ -79,14 +99,15 @@ async function answer(req: IncomingMessage, res: ServerResponse, counters: Count
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const started = performance.now();
   const url = new URL(req.url ?? '/', 'http://fake.invalid');
+  const raw = Buffer.concat(chunks);
   let body: Record<string, unknown> = {};
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+    body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
   } catch {
     // refused below
   }
   const route = openAiWire.route(req.method ?? '', url, body);
-  const reply = route ? instantReply(body) : undefined;
+  const reply = route ? instantReply(body, raw.length) : undefined;
   if (!route || !reply) {
     counters.refused += 1;
     res.writeHead(400, { 'content-type': 'application/json' });

@@ -8,7 +8,12 @@
  * request); user messages of 20 to 1,500 characters; each turn sent as the web UI sends it
  * (SSE answer), and now and then the session list and a session view read, as the web UI does. Ten clients send at once, each turn to a session no
  * other client is using, the session picked at random weighted by the turns it has left, so
- * long and short sessions interleave until the end.
+ * long and short sessions interleave until the end. The fake reports each request's input
+ * tokens from its size, as a real model reports them, so the server compacts the long sessions
+ * when they near the model's window (gpt-4o-mini, 128,000 tokens), as it would in use; the
+ * compactions are counted from the sessions' events and printed. (Before 2026-11-26 the fake
+ * reported 20 to 30 tokens for every request, and the long sessions' requests grew to a
+ * megabyte, past any real window.)
  *
  * RSS is read from /proc/<pid>/status (VmRSS; VmHWM is the peak) after warm-up and after the
  * measured turns, and every 10 turns: one sample may fall just before or just after a garbage
@@ -110,6 +115,18 @@ class Api {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
+  /** How many times the server compacted a session's conversation (its ConversationCompacted events). */
+  async compactions(sessionId: string): Promise<number> {
+    let count = 0;
+    for (let from: number | null = 0; from !== null;) {
+      const page = await this.call('GET', `/api/sessions/${sessionId}/events?fromRevision=${from}&limit=1000`);
+      if (page.status !== 200) throw new Error(`GetSessionEvents ${sessionId}: HTTP ${page.status}`);
+      count += (page.body.events as { type: string }[]).filter((e) => e.type === 'ConversationCompacted').length;
+      from = page.body.nextRevision as number | null;
+    }
+    return count;
+  }
+
   /** SendMessage as the web UI sends it (Accept: text/event-stream); the `done` event's result. */
   async turn(sessionId: string, text: string): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${this.url}/api/sessions/${sessionId}/messages`, {
@@ -184,6 +201,8 @@ interface Run {
   /** The highest RSS seen during the measured turns. */
   readonly highest: number;
   readonly seconds: number;
+  /** ConversationCompacted events in the long sessions, and in the others. */
+  readonly compactions: { readonly long: number; readonly short: number };
 }
 
 /** RSS is sampled every SAMPLE_EVERY turns; the window tops span the last WINDOW turns. */
@@ -234,7 +253,9 @@ async function run(configuration: Configuration, model: InstantModel): Promise<R
     });
     const seconds = (performance.now() - began) / 1000;
     const end = memoryOf(pid);
-    return { configuration, warm, end, warmTop, endTop: Math.max(endTop, end.rss), curve, highest, seconds };
+    const compactions = { long: 0, short: 0 };
+    for (let s = 0; s < SESSIONS; s++) compactions[s % LONG_EVERY === 0 ? 'long' : 'short'] += await api.compactions(`s${s}`);
+    return { configuration, warm, end, warmTop, endTop: Math.max(endTop, end.rss), curve, highest, seconds, compactions };
   } finally {
     await server.kill();
     rmSync(dataDir, { recursive: true, force: true });
@@ -260,7 +281,7 @@ async function main(): Promise<void> {
       runs.push(r);
       console.log(
         `${configuration.label}: RSS after warm-up ${mb(r.warm.rss)}, after ${TURNS} turns ${mb(r.end.rss)}, growth ${mb(r.end.rss - r.warm.rss)}, ` +
-          `peak ${mb(r.end.peak)}; ${(TURNS / r.seconds).toFixed(0)} turns/s; RSS every ${TURNS / SAMPLES} turns: ${r.curve.map((b) => (b / (1024 * 1024)).toFixed(0)).join(' ')} MB`,
+          `peak ${mb(r.end.peak)}; ${(TURNS / r.seconds).toFixed(0)} turns/s; compactions ${r.compactions.long} in the long sessions, ${r.compactions.short} in the others; RSS every ${TURNS / SAMPLES} turns: ${r.curve.map((b) => (b / (1024 * 1024)).toFixed(0)).join(' ')} MB`,
       );
     }
   } finally {

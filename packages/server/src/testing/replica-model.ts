@@ -34,14 +34,15 @@ export async function startReplicaModel(): Promise<ReplicaModel> {
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
     let body: Record<string, unknown> = {};
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
     } catch {
       // refused below
     }
     const route = openAiWire.route(req.method ?? '', new URL(req.url ?? '/', 'http://fake.invalid'), body);
-    let reply = route && openAiWire.authorized(req.headers as Record<string, string>, REPLICA_MODEL_KEY) ? instantReply(body) : undefined;
+    let reply = route && openAiWire.authorized(req.headers as Record<string, string>, REPLICA_MODEL_KEY) ? instantReply(body, raw.length) : undefined;
     const messages = (body.messages ?? []) as { role?: string; content?: unknown }[];
     const last = messages[messages.length - 1];
     const userText = last?.role === 'user' ? textOf(last.content) : '';
