@@ -143,7 +143,7 @@ describe('WorkerJsRunner: calls in worker threads', () => {
     expect(pool.restarts).toBe(0);
   });
 
-  it('a worker runs with a small young generation (6 MB by default, or as configured) and the heap limit, and still moves values larger than it', async () => {
+  it('a worker runs with a small young generation (6 MB by default, or as configured) and the heap limit, and still moves values of megabytes in and out', async () => {
     const pool = runner({ maxWorkers: 1 });
     await pool.warmUp();
     expect(pool.workerResourceLimits()).toEqual([expect.objectContaining({ maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 128, stackSizeMb: 8 })]);

@@ -33,7 +33,7 @@ export interface WorkerJsRunnerOptions {
    * Without a limit V8 sizes it as for a main thread (semi-spaces growing to 16 MB) and grows it
    * under load; a worker's objects are few and short-lived (messages, the bridges' strings; the
    * guest's own memory is QuickJS's WebAssembly heap), so the default lowers the server's RSS by
-   * about 30 MB with four workers and costs no measured throughput (docs/memory.md).
+   * about 25 MB after start and 35 MB at its peak with four workers, at no measured cost (docs/memory.md).
    */
   readonly workerYoungGenerationMb?: number;
   /**

@@ -54,7 +54,7 @@ export function instantReply(body: Record<string, unknown>, requestBytes: number
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
   const inputTokens = instantInputTokens(requestBytes);
-  // Only the compactor's summary request offers no tools: every turn's request has the core tools.
+  // The benchmarks' turns always offer tools (the core set); the compactor's summary request offers none.
   if (!Array.isArray(body.tools) || body.tools.length === 0) return { text: INSTANT_SUMMARY, usage: { inputTokens, outputTokens: 20 } };
   const last = messages[messages.length - 1] as { role?: unknown; content?: unknown };
   const role = last.role;

@@ -58,20 +58,46 @@ describe('toChatMessages after a compaction', () => {
 });
 
 describe('toChatMessages and memory', () => {
-  // A full collection on demand: what only a WeakMap entry still holds is gone after it.
+  // A full collection on demand: what only a WeakMap entry still holds is gone after it. (The
+  // flag stays set for this Jest worker; it only makes `gc` available.)
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as () => void;
+  /** Whether the conversion behind `ref` is gone once the current job has ended (a WeakRef keeps its target until then). */
+  const collected = async (ref: WeakRef<object>): Promise<boolean> => {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    return ref.deref() === undefined;
+  };
 
   it('after a compaction, the conversions from before it are let go, though the session still holds those messages', async () => {
     const scenario = sessionScenario(testCatalogue()).given(...start);
     const beforeCompaction = new WeakRef(toChatMessages(scenario.state(), 'openai')[0] as object);
     scenario.record(compactAt('a1'));
     expect(toChatMessages(scenario.state(), 'openai')).toHaveLength(2);
-    // A WeakRef keeps its target until the current job ends.
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-    expect(beforeCompaction.deref()).toBeUndefined();
+    expect(await collected(beforeCompaction)).toBe(true);
     expect(scenario.state().messages[0]).toMatchObject({ role: 'user', text: 'early question' });
+  });
+
+  it('after an edit of the first message, the conversions of the superseded one are let go, though the transcript keeps it', async () => {
+    const host = { replicaId: 'r1', processId: 'p1' };
+    const scenario = sessionScenario(testCatalogue()).given(
+      { type: 'StartSession', sessionId: 's', agentId: 'a' },
+      { type: 'RecordUserMessage', messageId: 't1-user', text: 'hi', turnId: 't1', host },
+      { type: 'RecordAssistantMessage', messageId: 't1-a1', text: 'hello', toolCalls: [] },
+      { type: 'RecordTurnFinished', reason: 'completed', detail: '', rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } },
+    );
+    const beforeEdit = new WeakRef(toChatMessages(scenario.state(), 'openai')[0] as object);
+    scenario.record({ type: 'EditLastUserMessage', messageId: 't1-user', newMessageId: 't2-user', text: 'hi again', turnId: 't2', host });
+    expect(toChatMessages(scenario.state(), 'openai')).toEqual([{ role: 'user', text: 'hi again' }]);
+    expect(await collected(beforeEdit)).toBe(true);
+    expect(scenario.state().transcript.map((m) => m.messageId)).toEqual(['t1-user', 't1-a1', 't2-user']);
+  });
+
+  it('after a change of provider, the conversions for the previous one are let go', async () => {
+    const scenario = sessionScenario(testCatalogue()).given(...start);
+    const openai = new WeakRef(toChatMessages(scenario.state(), 'openai')[0] as object);
+    expect(toChatMessages(scenario.state(), 'anthropic')).toHaveLength(4);
+    expect(await collected(openai)).toBe(true);
   });
 });
 
@@ -83,7 +109,7 @@ describe('toChatMessages from one request to the next (F5)', () => {
     { type: 'RecordToolResult', messageId: 't1', callId: 'c1', toolName: 'read_file', durationMs: 1, status: 'success', result: 'file body' },
   ];
 
-  it('reuses the conversions of messages already sent and converts only the new one; each provider gets its own', () => {
+  it('reuses the conversions of messages already sent and converts only the new one; another provider gets its own', () => {
     const scenario = sessionScenario(testCatalogue()).given(...withToolRound);
     const first = toChatMessages(scenario.state(), 'openai');
     scenario.record({ type: 'RecordAssistantMessage', messageId: 'a2', text: 'It says: file body', toolCalls: [] });

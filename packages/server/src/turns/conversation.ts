@@ -12,7 +12,7 @@ import type { ChatMessage } from '@oneclaw/model-providers';
  */
 export function toChatMessages(state: SessionState, provider: ProviderName): readonly ChatMessage[] {
   const { summary, messages } = modelConversation(state);
-  const chat = converted(state.messages[0], messages, provider);
+  const chat = converted(state.transcript[0], messages, provider);
   if (summary === null) return chat;
   return withSummary(summary, chat);
 }
@@ -39,38 +39,40 @@ function withSummary(summary: string, chat: readonly ChatMessage[]): ChatMessage
 const summaryHeads = new WeakMap<ChatMessage, { readonly summary: string; readonly head: readonly ChatMessage[] }>();
 
 /**
- * The last conversion of each conversation per provider, by the first message of the session's
- * transcript (not of the part sent: after a compaction that part starts later, and an entry by
- * its first message would leave the conversions from before the compaction, and the provider's
- * JSON kept by them, in memory for as long as the session is cached).
+ * The last conversion of each conversation, by the first message of the session's transcript
+ * since its last clear: that message stays while the session does (a retry or an edit of the
+ * first message supersedes it but the transcript keeps it), so each session has one entry, which
+ * the next request replaces. Keyed by the first message of the part sent instead, a compaction
+ * (which starts that part later) or an edit would leave the conversions of the old start, and the
+ * provider's JSON kept by them, in memory for as long as the session is cached; one entry per
+ * provider would do the same after a change of model provider.
  * Recorded messages are immutable and the same objects from one state of a session to the next
  * (evolve copies the arrays, not the messages), so a request keeps the conversions of the
- * longest start it shares with the request before (compared by identity) and converts only the
- * rest: the same ChatMessage objects go out again, which lets a provider keep their JSON too.
- * Rebuilding the conversation on every request, then looking each message up in a WeakMap,
- * were 3.6% and 3.5% of a loaded server's main thread (benchmarks.md, F5). Weak: a conversation
- * no session holds any more takes its conversions with it.
+ * longest start it shares with the request before (compared by identity, same provider) and
+ * converts only the rest: the same ChatMessage objects go out again, which lets a provider keep
+ * their JSON too. Rebuilding the conversation on every request, then looking each message up in
+ * a WeakMap, were 3.6% and 3.5% of a loaded server's main thread (benchmarks.md, F5). Weak: a
+ * conversation no session holds any more takes its conversion with it.
  */
-const lastConversions = new WeakMap<MessageData, Partial<Record<ProviderName, LastConversion>>>();
+const lastConversions = new WeakMap<MessageData, LastConversion>();
 
 interface LastConversion {
+  readonly provider: ProviderName;
   readonly sources: readonly MessageData[];
   readonly chat: readonly ChatMessage[];
 }
 
 function converted(key: MessageData | undefined, messages: readonly MessageData[], provider: ProviderName): readonly ChatMessage[] {
   if (key === undefined || messages.length === 0) return [];
-  let byProvider = lastConversions.get(key);
-  if (!byProvider) lastConversions.set(key, (byProvider = {}));
-  const last = byProvider[provider];
+  const last = lastConversions.get(key);
   let shared = 0;
-  if (last) {
+  if (last?.provider === provider) {
     const max = Math.min(last.sources.length, messages.length);
     while (shared < max && last.sources[shared] === messages[shared]) shared++;
   }
-  const chat = (last?.chat ?? []).slice(0, shared);
+  const chat = shared > 0 ? (last as LastConversion).chat.slice(0, shared) : [];
   for (let i = shared; i < messages.length; i++) chat.push(toChatMessage(messages[i] as MessageData, provider));
-  byProvider[provider] = { sources: messages, chat };
+  lastConversions.set(key, { provider, sources: messages, chat });
   return chat;
 }
 
