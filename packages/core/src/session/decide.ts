@@ -129,20 +129,18 @@ export function decideSession(command: SessionCommand, state: SessionState, ctx:
       const call = state.pendingToolCalls.get(command.callId);
       if (!call) throw sessionErrors.unknownToolCall(command.callId);
       if (call.toolName !== command.toolName) throw sessionErrors.toolNameMismatch(command.callId, call.toolName, command.toolName);
-      const base = {
-        messageId: command.messageId,
-        role: 'tool' as const,
-        callId: command.callId,
-        toolName: command.toolName,
-        durationMs: Math.max(0, command.durationMs),
-      };
+      const { messageId, callId, toolName } = command;
+      const durationMs = Math.max(0, command.durationMs);
+      // Literals, not `{ ...base, status, result }`: once V8 (Node 20) optimizes a spread that
+      // comes first in a literal, every object it makes gets a hidden class of its own, about 250
+      // bytes more for each tool result a session keeps (docs/memory.md).
       return [
         {
           type: 'MessageSent',
           data:
             command.status === 'success'
-              ? { ...base, status: 'success', result: command.result }
-              : { ...base, status: 'error', errorType: command.errorType, message: command.message },
+              ? { messageId, role: 'tool', callId, toolName, durationMs, status: 'success', result: command.result }
+              : { messageId, role: 'tool', callId, toolName, durationMs, status: 'error', errorType: command.errorType, message: command.message },
         },
       ];
     }
