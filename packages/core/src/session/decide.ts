@@ -131,9 +131,9 @@ export function decideSession(command: SessionCommand, state: SessionState, ctx:
       if (call.toolName !== command.toolName) throw sessionErrors.toolNameMismatch(command.callId, call.toolName, command.toolName);
       const { messageId, callId, toolName } = command;
       const durationMs = Math.max(0, command.durationMs);
-      // Literals, not `{ ...base, status, result }`: once V8 (Node 20) optimizes a spread that
-      // comes first in a literal, every object it makes gets a hidden class of its own, about 250
-      // bytes more for each tool result a session keeps (docs/memory.md).
+      // Literals, not `{ ...base, status, result }`: in code V8 (Node 20) has optimized, a spread
+      // first in a literal, of an object made in the same call, gives every result a hidden class
+      // of its own, about 250 bytes more for each tool result a session keeps (docs/memory.md).
       return [
         {
           type: 'MessageSent',
