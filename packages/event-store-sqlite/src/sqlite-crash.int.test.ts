@@ -224,7 +224,8 @@ describe('SqliteEventStore across processes and crashes', () => {
   it('SQL-05/SQL-06 three processes read-then-append on one stream: only typed conflicts, never SQLITE_BUSY; every OK is stored once', async () => {
     const attempts = 150;
     const children = ['x', 'y', 'z'].map((tag) => new Child(['hammer', file, tag, String(attempts)]));
-    for (const child of children) expect(await child.exited).toEqual({ code: 0, signal: null });
+    // The child's stderr in the comparison: a failure says why the child stopped.
+    for (const child of children) expect({ ...(await child.exited), stderr: child.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
 
     const replies = children.flatMap((c) => c.lines.filter((line) => /^(OK|ERR) /.test(line)));
     expect(replies).toHaveLength(3 * attempts);

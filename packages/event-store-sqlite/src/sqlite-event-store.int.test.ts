@@ -128,6 +128,48 @@ describe('SqliteEventStore on a real file', () => {
     raw((db) => expect(db.pragma('user_version', { simple: true })).toBe(2));
   });
 
+  it('SQL-05 two first opens of a new file at once: whichever statement of ours the other store creates and migrates it before, our open succeeds', async () => {
+    // Another process opening the same new file at the same moment, simulated in between our
+    // connection's statements: before the k-th statement our open prepares or runs as a pragma
+    // outside a transaction (inside one, the other process would wait for our commit), another
+    // store opens the file (WAL, migration) and closes again.
+    const proto = Database.prototype as unknown as Record<'pragma' | 'prepare', (this: Database.Database, ...args: unknown[]) => unknown>;
+    const original = { pragma: proto.pragma, prepare: proto.prepare };
+    let boundaries = 0;
+    for (let k = 1; k <= 12; k++) {
+      file = path.join(dir, `race-${k}.db`);
+      let seen = 0;
+      let racing = false;
+      const interleave = (kind: 'pragma' | 'prepare') =>
+        function (this: Database.Database, ...args: unknown[]): unknown {
+          if (!racing && this.name === file && !this.inTransaction && ++seen === k) {
+            racing = true;
+            try {
+              void SqliteEventStore.open(file).close();
+            } finally {
+              racing = false;
+            }
+          }
+          return original[kind].apply(this, args);
+        };
+      proto.pragma = interleave('pragma');
+      proto.prepare = interleave('prepare');
+      let store: SqliteEventStore;
+      try {
+        store = open();
+      } finally {
+        proto.pragma = original.pragma;
+        proto.prepare = original.prepare;
+      }
+      boundaries = Math.max(boundaries, seen);
+      await store.append('session-race', [testEvent(`k${k}`)], { expectedRevision: 'no_stream' });
+      expect((await store.readStream('session-race')).map((e) => e.metadata.eventId)).toEqual([`k${k}`]);
+    }
+    // Every boundary was tried: open runs more than a few statements, and fewer than 12.
+    expect(boundaries).toBeGreaterThan(3);
+    expect(boundaries).toBeLessThan(12);
+  });
+
   it('50 concurrent writers with the same expected revision: exactly 1 wins, 49 get stream_revision_conflict, the winning batch is whole', async () => {
     const store = open();
     await store.append('session-A', [testEvent('seed')], { expectedRevision: 'no_stream' });

@@ -378,7 +378,16 @@ function checkFile(db: Database.Database, file: string): number {
       { file, problems: problems.slice(0, 5).map((p) => p.quick_check) },
     );
   }
-  const version = Number(db.pragma('user_version', { simple: true }));
+  // One statement, so one snapshot: another process may create and migrate a new file while we
+  // look, and a version read before its commit with tables read after it would look foreign.
+  const schema = db
+    .prepare<[], { version: number; tables: string | null; eventColumns: string | null }>(
+      `SELECT (SELECT user_version FROM pragma_user_version) AS version,
+              (SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name)) AS tables,
+              (SELECT group_concat(name, ',') FROM pragma_table_info('events')) AS eventColumns`,
+    )
+    .get() as { version: number; tables: string | null; eventColumns: string | null };
+  const version = Number(schema.version);
   if (version > SCHEMA_VERSION) {
     throw new StorageCorruptError(
       `The event store '${file}' has schema version ${version}, newer than this build understands (${SCHEMA_VERSION}). ` +
@@ -386,8 +395,8 @@ function checkFile(db: Database.Database, file: string): number {
       { file, schemaVersion: version, supported: SCHEMA_VERSION },
     );
   }
-  const tables = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
-  const eventColumns = db.prepare<[], string>("SELECT name FROM pragma_table_info('events')").pluck().all();
+  const tables = schema.tables ? schema.tables.split(',') : [];
+  const eventColumns = schema.eventColumns ? schema.eventColumns.split(',') : [];
   const foreign = version === 0 ? tables.length > 0 : eventColumns.length !== EVENT_COLUMNS.length || EVENT_COLUMNS.some((c) => !eventColumns.includes(c));
   if (foreign) {
     throw new StorageCorruptError(
