@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from '../model-provider';
-import { ConversationJson, JsonByObject, MESSAGES_SLOT, TOOLS_SLOT, fillJson, jsonArray, type ConvertedMessages } from '../shared/body-json';
+import { BodyJson, type ConvertedMessages } from '../shared/body-json';
 import { errorFromStreamError } from '../shared/http-failure';
 import {
   badResponse,
@@ -41,8 +41,7 @@ export class AnthropicProvider implements ModelProvider {
   private readonly baseUrl: string;
   private readonly transport: ResolvedTransportOptions;
   /** Each conversation's JSON, and the tool lists' (shared/body-json.ts). */
-  private readonly conversationJson = new ConversationJson(anthropicMessages);
-  private readonly toolsJson = new JsonByObject();
+  private readonly json = new BodyJson(anthropicMessages);
 
   constructor(private readonly options: AnthropicProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -75,11 +74,7 @@ export class AnthropicProvider implements ModelProvider {
 
   /** `JSON.stringify(buildBody(request))`, from the JSON kept from the requests before (shared/body-json.ts). */
   bodyJson(request: ModelRequest): string {
-    const tools = requestTools('anthropic', request.tools);
-    return fillJson(this.bodyAround(request, MESSAGES_SLOT, tools ? TOOLS_SLOT : undefined), [
-      [MESSAGES_SLOT, jsonArray(this.conversationJson.of(request.messages))],
-      ...(tools ? [[TOOLS_SLOT, [this.toolsJson.of(tools)]] as const] : []),
-    ]);
+    return this.json.of(request.messages, requestTools('anthropic', request.tools), (messages, tools) => this.bodyAround(request, messages, tools));
   }
 
   private bodyAround(request: ModelRequest, messages: unknown, tools: unknown = requestTools('anthropic', request.tools)): Record<string, unknown> {
@@ -108,10 +103,10 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): Anthropic
   return anthropicMessages(messages).entries;
 }
 
-/** `toAnthropicMessages`, with the index of each message's first chat message (body-json.ts). */
+/** `toAnthropicMessages`, with the index of the last message's first chat message (body-json.ts). */
 function anthropicMessages(messages: readonly ChatMessage[]): ConvertedMessages & { readonly entries: AnthropicMessage[] } {
   const out: AnthropicMessage[] = [];
-  const starts: number[] = [];
+  let lastStart = 0;
   let index = 0;
   const append = (role: AnthropicMessage['role'], blocks: Record<string, unknown>[]): void => {
     if (blocks.length === 0) return;
@@ -119,7 +114,7 @@ function anthropicMessages(messages: readonly ChatMessage[]): ConvertedMessages 
     if (last && last.role === role) last.content.push(...blocks);
     else {
       out.push({ role, content: blocks });
-      starts.push(index);
+      lastStart = index;
     }
   };
   for (const [i, message] of messages.entries()) {
@@ -141,7 +136,7 @@ function anthropicMessages(messages: readonly ChatMessage[]): ConvertedMessages 
         break;
     }
   }
-  return { entries: out, starts };
+  return { entries: out, lastStart };
 }
 
 /** Images and PDFs go as base64 `image` and `document` blocks, before the text that refers to them. */

@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall, ProviderMetadata } from '../model-provider';
-import { ConversationJson, JsonByObject, MESSAGES_SLOT, TOOLS_SLOT, fillJson, jsonArray, type ConvertedMessages } from '../shared/body-json';
+import { BodyJson, type ConvertedMessages } from '../shared/body-json';
 import { errorFromStreamError } from '../shared/http-failure';
 import { ProviderError } from '../shared/provider-error';
 import {
@@ -41,8 +41,7 @@ export class GeminiProvider implements ModelProvider {
   private readonly baseUrl: string;
   private readonly transport: ResolvedTransportOptions;
   /** Each conversation's JSON, and the tool lists' (shared/body-json.ts). */
-  private readonly conversationJson = new ConversationJson(geminiContents);
-  private readonly toolsJson = new JsonByObject();
+  private readonly json = new BodyJson(geminiContents);
 
   constructor(private readonly options: GeminiProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -77,11 +76,7 @@ export class GeminiProvider implements ModelProvider {
 
   /** `JSON.stringify(buildBody(request))`, from the JSON kept from the requests before (shared/body-json.ts). */
   bodyJson(request: ModelRequest): string {
-    const tools = requestTools('gemini', request.tools);
-    return fillJson(this.bodyAround(request, MESSAGES_SLOT, tools ? TOOLS_SLOT : undefined), [
-      [MESSAGES_SLOT, jsonArray(this.conversationJson.of(request.messages))],
-      ...(tools ? [[TOOLS_SLOT, [this.toolsJson.of(tools)]] as const] : []),
-    ]);
+    return this.json.of(request.messages, requestTools('gemini', request.tools), (contents, tools) => this.bodyAround(request, contents, tools));
   }
 
   private bodyAround(request: ModelRequest, contents: unknown, tools: unknown = requestTools('gemini', request.tools)): Record<string, unknown> {
@@ -104,10 +99,10 @@ export function toGeminiContents(messages: readonly ChatMessage[]): GeminiConten
   return geminiContents(messages).entries;
 }
 
-/** `toGeminiContents`, with the index of each content's first chat message (body-json.ts). */
+/** `toGeminiContents`, with the index of the last content's first chat message (body-json.ts). */
 function geminiContents(messages: readonly ChatMessage[]): ConvertedMessages & { readonly entries: GeminiContent[] } {
   const out: GeminiContent[] = [];
-  const starts: number[] = [];
+  let lastStart = 0;
   let resultsContent: GeminiContent | undefined;
   for (const [index, message] of messages.entries()) {
     if (message.role === 'tool') {
@@ -118,7 +113,7 @@ function geminiContents(messages: readonly ChatMessage[]): ConvertedMessages & {
       else {
         resultsContent = { role: 'user', parts: [part] };
         out.push(resultsContent);
-        starts.push(index);
+        lastStart = index;
       }
       continue;
     }
@@ -129,7 +124,7 @@ function geminiContents(messages: readonly ChatMessage[]): ConvertedMessages & {
         part.kind === 'text' ? { text: part.text } : { inlineData: { mimeType: part.kind === 'pdf' ? 'application/pdf' : part.mediaType, data: part.data } },
       );
       out.push({ role: 'user', parts: parts.length > 0 ? parts : [{ text: '' }] });
-      starts.push(index);
+      lastStart = index;
       continue;
     }
     const signatures = geminiSignaturesOf(message.providerMetadata);
@@ -141,10 +136,10 @@ function geminiContents(messages: readonly ChatMessage[]): ConvertedMessages & {
     // Gemini rejects a content without parts; an empty assistant turn carries nothing anyway.
     if (parts.length > 0) {
       out.push({ role: 'model', parts });
-      starts.push(index);
+      lastStart = index;
     }
   }
-  return { entries: out, starts };
+  return { entries: out, lastStart };
 }
 
 function withSignature(part: Record<string, unknown>, signature: string | undefined): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ModelStreamHandlers, ModelToolCall } from '../model-provider';
-import { ConversationJson, JsonByObject, MESSAGES_SLOT, TOOLS_SLOT, fillJson, jsonArray } from '../shared/body-json';
+import { BodyJson } from '../shared/body-json';
 import { errorFromStreamError } from '../shared/http-failure';
 import {
   badResponse,
@@ -45,11 +45,10 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
   private readonly pdfFileParts: boolean;
   /** Each conversation's JSON, and the tool lists' (shared/body-json.ts). */
-  private readonly conversationJson = new ConversationJson((messages) => ({
+  private readonly json = new BodyJson((messages) => ({
     entries: messages.map((message) => toOpenAiMessage(message, { pdf: this.pdfFileParts })),
-    starts: messages.map((_, i) => i),
+    lastStart: Math.max(0, messages.length - 1),
   }));
-  private readonly toolsJson = new JsonByObject();
 
   constructor(private readonly options: OpenAiCompatibleProviderOptions = {}) {
     this.baseUrl = (options.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -84,12 +83,8 @@ export class OpenAiCompatibleProvider implements ModelProvider {
 
   /** `JSON.stringify(buildBody(request))`, from the JSON kept from the requests before (shared/body-json.ts). */
   bodyJson(request: ModelRequest): string {
-    const tools = requestTools('openai', request.tools);
-    const system = request.system !== '' ? JSON.stringify(systemMessage(request.system)) : '';
-    return fillJson(this.bodyAround(request, MESSAGES_SLOT, tools ? TOOLS_SLOT : undefined), [
-      [MESSAGES_SLOT, jsonArray([system, ...this.conversationJson.of(request.messages)])],
-      ...(tools ? [[TOOLS_SLOT, [this.toolsJson.of(tools)]] as const] : []),
-    ]);
+    const system = request.system !== '' ? [JSON.stringify(systemMessage(request.system))] : [];
+    return this.json.of(request.messages, requestTools('openai', request.tools), (messages, tools) => this.bodyAround(request, messages, tools), system);
   }
 
   private bodyAround(request: ModelRequest, messages: unknown, tools: unknown = requestTools('openai', request.tools)): Record<string, unknown> {

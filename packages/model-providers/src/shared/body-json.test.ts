@@ -57,7 +57,7 @@ function countingConversationJson(): { json: ConversationJson; converted: number
   const converted: number[] = [];
   const json = new ConversationJson((messages) => {
     converted.push(messages.length);
-    return { entries: messages.map((m) => m.role), starts: messages.map((_, i) => i) };
+    return { entries: messages.map((m) => m.role), lastStart: Math.max(0, messages.length - 1) };
   });
   return { json, converted };
 }

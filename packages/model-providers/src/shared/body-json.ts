@@ -47,7 +47,7 @@ export function jsonArray(items: readonly string[]): string[] {
 }
 
 /** JSON kept by object identity: for values never changed in place, such as a tool list. */
-export class JsonByObject {
+class JsonByObject {
   private readonly kept = new WeakMap<object, string>();
 
   of(value: object): string {
@@ -58,8 +58,8 @@ export class JsonByObject {
 }
 
 /**
- * A provider's message list for some chat messages: its entries, and for each entry the index of
- * the first chat message in it. An entry may hold several chat messages (Anthropic and Gemini put
+ * A provider's message list for some chat messages: its entries, and the index of the first chat
+ * message in the last entry. An entry may hold several chat messages (Anthropic and Gemini put
  * consecutive tool results in one), but only the last entry can take more of them. The converter
  * must be local: converting the messages from an entry's start on gives exactly the entries the
  * whole conversion has from there (nothing may depend on earlier messages, or on which message is
@@ -67,7 +67,8 @@ export class JsonByObject {
  */
 export interface ConvertedMessages {
   readonly entries: readonly unknown[];
-  readonly starts: readonly number[];
+  /** Index of the first chat message of the last entry (0 when there are no entries). */
+  readonly lastStart: number;
 }
 
 interface Kept {
@@ -97,21 +98,48 @@ export class ConversationJson {
     const kept = this.kept.get(first);
     const goesOn = kept !== undefined && kept.messages.length <= messages.length && kept.messages.every((m, i) => m === messages[i]);
     const from = goesOn ? kept.openFrom : 0;
-    const { entries, starts } = this.convert(from === 0 ? messages : messages.slice(from));
+    const { entries, lastStart } = this.convert(from === 0 ? messages : messages.slice(from));
     const items = entries.map((entry) => JSON.stringify(entry));
     const open = items.pop();
     // Kept flat: the next request copies it once instead of walking a list of pieces.
     const closed = (goesOn && kept.closed !== '' ? [kept.closed, ...items] : items).join(',');
-    const openFrom = open === undefined ? from : from + (starts[starts.length - 1] as number);
+    const openFrom = open === undefined ? from : from + lastStart;
     // Attached files are loaded into new message objects for every request, so a conversation
     // holding them never goes on from its last request: keeping its JSON would only keep the
-    // files' base64 in memory.
-    if (messages.some(carriesFileData)) this.kept.delete(first);
+    // files' base64 in memory. (Messages kept before carry none: they were kept.)
+    if (carriesFileData(messages, goesOn ? kept.messages.length : 0)) this.kept.delete(first);
     // A copy: a caller may reuse its array for the next request.
     else this.kept.set(first, { messages: messages.slice(), closed, openFrom });
     return open === undefined ? [closed] : [closed, open];
   }
 }
 
-/** Files loaded for the request (bytes, or marked missing): such a message is a new object every time. */
-const carriesFileData = (message: ChatMessage): boolean => message.role === 'user' && (message.attachments ?? []).some((a) => a.data !== undefined || a.missing === true);
+/** Whether a message from `from` on has files loaded for the request (bytes, or marked missing): such a message is a new object every time. */
+function carriesFileData(messages: readonly ChatMessage[], from: number): boolean {
+  for (let i = from; i < messages.length; i++) {
+    const message = messages[i] as ChatMessage;
+    if (message.role === 'user' && (message.attachments ?? []).some((a) => a.data !== undefined || a.missing === true)) return true;
+  }
+  return false;
+}
+
+/**
+ * A provider's request body as JSON text, from kept JSON: `around` builds the body with slots
+ * for the messages and the tools (as `buildBody` does with the real values), `head` is JSON of
+ * messages that go before the conversation (OpenAI's system message).
+ */
+export class BodyJson {
+  private readonly conversation: ConversationJson;
+  private readonly tools = new JsonByObject();
+
+  constructor(convert: (messages: readonly ChatMessage[]) => ConvertedMessages) {
+    this.conversation = new ConversationJson(convert);
+  }
+
+  of(messages: readonly ChatMessage[], tools: object | undefined, around: (messages: unknown, tools: unknown) => Record<string, unknown>, head: readonly string[] = []): string {
+    return fillJson(around(MESSAGES_SLOT, tools ? TOOLS_SLOT : undefined), [
+      [MESSAGES_SLOT, jsonArray([...head, ...this.conversation.of(messages)])],
+      ...(tools ? [[TOOLS_SLOT, [this.tools.of(tools)]] as const] : []),
+    ]);
+  }
+}

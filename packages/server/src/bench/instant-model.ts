@@ -64,6 +64,16 @@ export function instantReply(body: Record<string, unknown>, requestBytes: number
   return undefined;
 }
 
+/** A request's body as JSON (empty when it is not: the caller refuses it) and its size in bytes. */
+export function requestBody(chunks: readonly Buffer[]): { body: Record<string, unknown>; bytes: number } {
+  const raw = Buffer.concat(chunks);
+  try {
+    return { body: JSON.parse(raw.toString('utf8')) as Record<string, unknown>, bytes: raw.length };
+  } catch {
+    return { body: {}, bytes: raw.length };
+  }
+}
+
 interface Counters {
   replies: number;
   refused: number;
@@ -99,15 +109,9 @@ async function answer(req: IncomingMessage, res: ServerResponse, counters: Count
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const started = performance.now();
   const url = new URL(req.url ?? '/', 'http://fake.invalid');
-  const raw = Buffer.concat(chunks);
-  let body: Record<string, unknown> = {};
-  try {
-    body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    // refused below
-  }
+  const { body, bytes } = requestBody(chunks);
   const route = openAiWire.route(req.method ?? '', url, body);
-  const reply = route ? instantReply(body, raw.length) : undefined;
+  const reply = route ? instantReply(body, bytes) : undefined;
   if (!route || !reply) {
     counters.refused += 1;
     res.writeHead(400, { 'content-type': 'application/json' });

@@ -30,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { INSTANT_TEXT, INSTANT_TEXT_ONLY, instantModelServerEnv, startInstantModel, type InstantModel } from './instant-model';
 import { ServerProcess } from '../testing/server-process';
+import { readSessionEvents } from './read-session-events';
 import { START_SCRIPT_PACKAGES, startScriptFlags } from './start-flags';
 
 const TURNS = Number(process.env.BENCH_MEMORY_TURNS ?? 10_000);
@@ -117,14 +118,8 @@ class Api {
 
   /** How many times the server compacted a session's conversation (its ConversationCompacted events). */
   async compactions(sessionId: string): Promise<number> {
-    let count = 0;
-    for (let from: number | null = 0; from !== null;) {
-      const page = await this.call('GET', `/api/sessions/${sessionId}/events?fromRevision=${from}&limit=1000`);
-      if (page.status !== 200) throw new Error(`GetSessionEvents ${sessionId}: HTTP ${page.status}`);
-      count += (page.body.events as { type: string }[]).filter((e) => e.type === 'ConversationCompacted').length;
-      from = page.body.nextRevision as number | null;
-    }
-    return count;
+    const events = await readSessionEvents((route) => this.call('GET', route), sessionId);
+    return events.filter((e) => e.type === 'ConversationCompacted').length;
   }
 
   /** SendMessage as the web UI sends it (Accept: text/event-stream); the `done` event's result. */

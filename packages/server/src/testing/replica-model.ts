@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { openAiWire } from '@oneclaw/model-providers/testing';
-import { instantReply } from '../bench/instant-model';
+import { instantReply, requestBody } from '../bench/instant-model';
 
 /**
  * A loopback FAKE OpenAI-compatible model for tests with many server processes and many
@@ -34,15 +34,9 @@ export async function startReplicaModel(): Promise<ReplicaModel> {
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    let body: Record<string, unknown> = {};
-    try {
-      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-    } catch {
-      // refused below
-    }
+    const { body, bytes } = requestBody(chunks);
     const route = openAiWire.route(req.method ?? '', new URL(req.url ?? '/', 'http://fake.invalid'), body);
-    let reply = route && openAiWire.authorized(req.headers as Record<string, string>, REPLICA_MODEL_KEY) ? instantReply(body, raw.length) : undefined;
+    let reply = route && openAiWire.authorized(req.headers as Record<string, string>, REPLICA_MODEL_KEY) ? instantReply(body, bytes) : undefined;
     const messages = (body.messages ?? []) as { role?: string; content?: unknown }[];
     const last = messages[messages.length - 1];
     const userText = last?.role === 'user' ? textOf(last.content) : '';
