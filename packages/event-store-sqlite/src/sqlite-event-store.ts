@@ -25,6 +25,7 @@ import {
   type StreamState,
 } from '@oneclaw/core';
 import { SNAPSHOTS_MIGRATION, SqliteSnapshotStore } from './sqlite-snapshot-store';
+import { isSqliteError } from './is-sqlite-error';
 
 export interface SqliteEventStoreOptions extends Partial<EventStoreLimits> {
   /** How long a writer waits for another process's write lock. Default 5000 (SQL-01). */
@@ -439,17 +440,6 @@ function toStorageError(error: unknown, file: string, action: string): unknown {
     `Cannot ${action} the event store '${file}': ${error.message} (${error.code}). Nothing was written. Check free disk space, file permissions, and that no other process holds the database locked.`,
     details,
   );
-}
-
-/**
- * Duck-typed, not `instanceof Database.SqliteError`: the native addon keeps the error class of the
- * first copy of better-sqlite3 loaded in the process, so a second copy (a Jest module registry per
- * test file, a duplicated install) throws errors of a class it does not export.
- */
-function isSqliteError(error: unknown): error is Error & { code: string } {
-  if (typeof error !== 'object' || error === null) return false;
-  const { name, code } = error as { name?: unknown; code?: unknown };
-  return name === 'SqliteError' && typeof code === 'string' && code.startsWith('SQLITE_');
 }
 
 function nonNegative(value: number | undefined): number {

@@ -32,6 +32,7 @@ import { INSTANT_TEXT, INSTANT_TEXT_ONLY, instantModelServerEnv, startInstantMod
 import { ServerProcess } from '../testing/server-process';
 import { readSessionEvents } from './read-session-events';
 import { START_SCRIPT_PACKAGES, startScriptFlags } from './start-flags';
+import { seededRandom } from './seeded-random';
 
 const TURNS = Number(process.env.BENCH_MEMORY_TURNS ?? 10_000);
 const SESSIONS = Number(process.env.BENCH_MEMORY_SESSIONS ?? 50);
@@ -73,17 +74,6 @@ function memoryOf(pid: number): Memory {
 }
 
 const mb = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-
-/** A small deterministic PRNG (mulberry32): the same workload on every configuration. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'the quick brown fox jumps over a lazy dog while seven tired engineers measure memory of long running sessions'.split(' ');
 
@@ -226,7 +216,7 @@ async function run(configuration: Configuration, model: InstantModel): Promise<R
       const res = await api.call('POST', '/api/sessions', { sessionId: `s${s}` });
       if (res.status !== 201) throw new Error(`StartSession s${s}: HTTP ${res.status}`);
     }
-    const next = random(17);
+    const next = seededRandom(17);
     const driver: Driver = { sent: 0, turnsBySession: Array.from({ length: SESSIONS }, () => 0) };
     const warmTurns = SESSIONS * WARMUP_PER_SESSION;
     let warmTop = 0;

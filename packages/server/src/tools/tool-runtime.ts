@@ -67,6 +67,8 @@ export class ToolRuntime {
     private readonly http: SafeFetch,
     private readonly browser: BrowserService,
     private readonly pdf: PdfService,
+    /** search_history's index: a file of its own, deleted by close(). */
+    private readonly history: HistoryIndex,
     /** The skills and memory sections of the system prompt, after the group listing. */
     readonly corePrompt: CorePromptSections,
   ) {}
@@ -156,6 +158,7 @@ export class ToolRuntime {
       http,
       browser,
       pdf,
+      history,
       new CorePromptSections(skills, memory, options.onLog),
     );
   }
@@ -166,5 +169,6 @@ export class ToolRuntime {
     await this.browser.close();
     await this.http.close();
     await this.pdf.close();
+    this.history.close();
   }
 }

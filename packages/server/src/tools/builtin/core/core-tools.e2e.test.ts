@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
 import { fakeReply, startFakeModelServer, type FakeModelServer } from '@oneclaw/model-providers/testing';
 import { startTestServer, type TestServer } from '../../../testing/test-server';
+import { HistoryIndex } from './history-index';
 
 /**
  * The core tools of this part of issue 6 in a booted server (SQLite store, QuickJS worker
@@ -38,8 +39,11 @@ describe('core tools in a booted server with a fake Anthropic model (issue 6)', 
     expect((await server.api('POST', '/api/sessions', { sessionId: 'first' })).status).toBe(201);
   });
 
+  let serverClosed = false;
   afterEach(async () => {
-    await server.close();
+    jest.restoreAllMocks();
+    if (!serverClosed) await server.close();
+    serverClosed = false;
     await model.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -76,6 +80,7 @@ describe('core tools in a booted server with a fake Anthropic model (issue 6)', 
     expect(readFileSync(path.join(dataDir, 'memory', 'MEMORY.md'), 'utf8')).toContain('## Preferences\n\n- [');
 
     expect((await server.api('POST', '/api/sessions', { sessionId: 'second' })).status).toBe(201);
+    const searches = jest.spyOn(HistoryIndex.prototype, 'search');
     model.enqueue(fakeReply.toolCall('search_history', { query: 'vegetarian' }), fakeReply.text('You are vegetarian.'));
     expect((await server.api('POST', '/api/sessions/second/messages', { text: 'what do you know about my diet?' })).status).toBe(200);
     const [search] = await toolResults(server, 'second');
@@ -84,6 +89,13 @@ describe('core tools in a booted server with a fake Anthropic model (issue 6)', 
     expect(search?.result).toContain('· preferences]\n   The user is vegetarian.');
     expect(search?.result).toContain('[session first · ');
     expect(search?.result).toContain('· user]\n   Remember that I am vegetarian, I never eat meat.');
+
+    // The index is a file of this server's own, deleted when the server stops.
+    const indexFolder = (searches.mock.contexts[0] as unknown as { dir: string }).dir;
+    expect(existsSync(path.join(indexFolder, 'history.db'))).toBe(true);
+    await server.close();
+    serverClosed = true;
+    expect(existsSync(indexFolder)).toBe(false);
   });
 
   it('exec answers exec_disabled by default; js_eval runs in the worker sandbox', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
 import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { SessionRepository } from '../../../sessions/session-repository';
-import { HistoryIndex, snippetOf } from './history-index';
+import { editDistance, HistoryIndex, queryTerms, snippetOf } from './history-index';
 import { MemoryFile } from './memory-file';
 import { createSearchHistoryTool } from './search-history-tool';
 
@@ -23,10 +23,11 @@ beforeEach(() => {
   clock = new Date('2025-03-01T12:00:00Z');
   sessions = new SessionRepository(store, new ToolRegistry(), () => clock);
   memory = new MemoryFile({ folder: path.join(dir, 'memory'), now: () => clock, timeZone: 'UTC' });
-  history = new HistoryIndex({ store, memory, timeZone: 'UTC' });
+  history = new HistoryIndex({ store, memory, timeZone: 'UTC', folder: dir });
 });
 afterEach(async () => {
   jest.restoreAllMocks();
+  history.close();
   await store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -196,6 +197,105 @@ describe('search_history over a real SQLite event store and the memory file (iss
     );
     expect(outcomes.map((o) => o.result.status === 'error' && o.result.errorType)).toEqual(['validation_error', 'validation_error', 'validation_error']);
     expect(registry.get('search_history')?.definition.timeoutMs).toBe(30_000);
+  });
+});
+
+describe('search_history: the index is a file of its own, and queries are words only', () => {
+  const indexDirs = () => fs.readdirSync(dir).filter((name) => name.startsWith('oneclaw-history-'));
+
+  it('makes its index file in a folder of its own on the first search; close() deletes it, and a search after that reads the store again', async () => {
+    await seed();
+    expect(indexDirs()).toEqual([]);
+    expect(text(await search({ query: 'kubernetes' }))).toContain('session alpha');
+    const [made] = indexDirs();
+    expect(fs.readdirSync(path.join(dir, made as string))).toEqual(['history.db']);
+
+    history.close();
+    expect(indexDirs()).toEqual([]);
+    const readAll = jest.spyOn(store, 'readAll');
+    expect(text(await search({ query: 'lisbon' }))).toContain('session bravo');
+    expect(readAll.mock.calls[0]?.[0]?.fromPosition).toBe(0);
+    expect(indexDirs()).toHaveLength(1);
+  });
+
+  it('a search still reading the store when close() comes writes nothing, leaves no file, and the next search starts afresh', async () => {
+    await seed();
+    const reading = search({ query: 'kubernetes' });
+    history.close();
+    expect(text(await reading)).toMatch(/^No results/);
+    expect(indexDirs()).toEqual([]);
+    const again = text(await search({ query: 'kubernetes', scope: 'sessions' }));
+    expect(again.match(/^\d+\. \[/gm)).toHaveLength(1); // the one message, once
+  });
+
+  it('a broken index file is replaced by a new one made from the store, and the search goes on', async () => {
+    await seed();
+    expect(text(await search({ query: 'kubernetes', scope: 'sessions' }))).toContain('session alpha');
+    const [first] = indexDirs();
+    // What a full disk or a half-deleted file would do: the index loses one of its tables.
+    (history as unknown as { db: { exec(sql: string): void } }).db.exec('DROP TABLE terms');
+    await conversation('delta', '2025-03-08', [['user', 'kubernetes upgrade went fine']]);
+    const result = text(await search({ query: 'kubernetes', scope: 'sessions' }));
+    expect(result).toMatch(/^2 results/);
+    expect(result).toContain('session delta');
+    expect(indexDirs()).toHaveLength(1);
+    expect(indexDirs()).not.toContain(first);
+  });
+
+  it('indexes a store of more than one page (1000 events) read in one search, and what comes after it', async () => {
+    await conversation(
+      'long',
+      '2025-03-01',
+      Array.from({ length: 1100 }, (_, i): ['user', string] => ['user', i === 1050 ? 'the walrus appears late' : `filler message ${i}`]),
+    );
+    expect(text(await search({ query: 'walrus' }))).toContain('the walrus appears late');
+    expect(text(await search({ query: 'filler', max_results: 50 })).match(/^\d+\. \[/gm)).toHaveLength(50);
+    await conversation('later', '2025-03-02', [['assistant', 'a second walrus']]);
+    expect(text(await search({ query: 'walrus' }))).toContain('[session later · 2025-03-02 · assistant]');
+  });
+
+  it('takes FTS5 operators, quotes and stars in a query as plain words, and never fails on them', async () => {
+    await seed();
+    for (const query of ['kubernetes" OR *', 'NEAR(kubernetes cluster)', '-kubernetes', 'text:kubernetes', '^kubernetes', '(kubernetes', 'kubernetes AND', '"""']) {
+      const result = await search({ query });
+      if (query === '"""') expect(result).toMatchObject({ status: 'error', errorType: 'invalid_query' });
+      else expect(text(result)).toContain('session alpha');
+    }
+    // FTS5's operators are words too: "and" is in alpha's answer.
+    expect(text(await search({ query: 'NOT AND OR' }))).toContain('one control node and two workers');
+  });
+
+  it('a huge query (100,000 characters, thousands of words) is answered from its first words', async () => {
+    await seed();
+    const words = Array.from({ length: 20_000 }, (_, i) => `w${i}x`).join(' ');
+    expect(text(await search({ query: `lisbon ${words}` }))).toContain('session bravo');
+  });
+
+  it('matches without case and diacritics, and finds a two-letter typo in a long word (not in its first letter)', async () => {
+    await conversation('accents', '2025-03-01', [['user', 'We had coffee at the Café Brasileira in São Paulo.']]);
+    expect(text(await search({ query: 'CAFE sao' }))).toContain('session accents');
+    await seed();
+    expect(text(await search({ query: 'kuberentes' }))).toContain('session alpha'); // 10 letters: two edits
+    expect(text(await search({ query: 'kubrnets' }))).toMatch(/^No results/); // 8 letters: one edit only
+    expect(text(await search({ query: 'jubernetes' }))).toMatch(/^No results/); // a typo in the first letter is not looked for
+  });
+});
+
+describe('queryTerms and editDistance', () => {
+  it('splits a query as the index does: distinct words, lower case, no diacritics, at most 32 words of at most 64 characters', () => {
+    expect(queryTerms('Café, CAFÉ and "São"-Paulo!')).toEqual(['cafe', 'and', 'sao', 'paulo']);
+    expect(queryTerms(' ,;- ')).toEqual([]);
+    expect(queryTerms(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))).toHaveLength(32);
+    expect(queryTerms('x'.repeat(100))).toEqual(['x'.repeat(64)]);
+  });
+
+  it('counts insertions, deletions and substitutions, and stops past the limit', () => {
+    expect(editDistance('kubernetes', 'kubernetes', 2)).toBe(0);
+    expect(editDistance('kubernets', 'kubernetes', 1)).toBe(1);
+    expect(editDistance('kuberentes', 'kubernetes', 2)).toBe(2);
+    expect(editDistance('flight', 'fright', 1)).toBe(1);
+    expect(editDistance('abc', 'xyz', 1)).toBe(2);
+    expect(editDistance('short', 'much longer word', 2)).toBe(3);
   });
 });
 
