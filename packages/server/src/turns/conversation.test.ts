@@ -1,8 +1,8 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sessionScenario, testCatalogue } from '@oneclaw/core/testing';
-import type { SessionCommand } from '@oneclaw/core';
-import { SUMMARY_HEADER, toChatMessages } from './conversation';
+import type { SessionCommand, SessionState } from '@oneclaw/core';
+import { KEPT_CONVERSATIONS, SUMMARY_HEADER, toChatMessages } from './conversation';
 
 const start: SessionCommand[] = [
   { type: 'StartSession', sessionId: 's', agentId: 'a' },
@@ -91,6 +91,24 @@ describe('toChatMessages and memory', () => {
     expect(toChatMessages(scenario.state(), 'openai')).toEqual([{ role: 'user', text: 'hi again' }]);
     expect(await collected(beforeEdit)).toBe(true);
     expect(scenario.state().transcript.map((m) => m.messageId)).toEqual(['t1-user', 't1-a1', 't2-user']);
+  });
+
+  it(`keeps the conversions of the ${KEPT_CONVERSATIONS} conversations used last only, though the sessions still hold their messages`, async () => {
+    const catalogue = testCatalogue();
+    const states = Array.from({ length: KEPT_CONVERSATIONS + 1 }, (_, i) =>
+      sessionScenario(catalogue)
+        .given({ type: 'StartSession', sessionId: `s${i}`, agentId: 'a' }, { type: 'RecordUserMessage', messageId: `u${i}`, text: `question ${i}` })
+        .state(),
+    );
+    const [oldest, next, ...rest] = states as [SessionState, SessionState, ...SessionState[]];
+    const dropped = new WeakRef(toChatMessages(oldest, 'openai')[0] as object);
+    const kept = toChatMessages(next, 'openai')[0];
+    for (const state of rest) toChatMessages(state, 'openai');
+    expect(toChatMessages(next, 'openai')[0]).toBe(kept);
+    expect(await collected(dropped)).toBe(true);
+    expect(oldest.transcript[0]).toMatchObject({ text: 'question 0' });
+    // Past the bound a conversation is converted again, to the same messages.
+    expect(toChatMessages(oldest, 'openai')).toEqual([{ role: 'user', text: 'question 0' }]);
   });
 
   it('after a change of provider, the conversions for the previous one are let go', async () => {

@@ -51,10 +51,17 @@ const summaryHeads = new WeakMap<ChatMessage, { readonly summary: string; readon
  * longest start it shares with the request before (compared by identity, same provider) and
  * converts only the rest: the same ChatMessage objects go out again, which lets a provider keep
  * their JSON too. Rebuilding the conversation on every request, then looking each message up in
- * a WeakMap, were 3.6% and 3.5% of a loaded server's main thread (benchmarks.md, F5). Weak: a
- * conversation no session holds any more takes its conversion with it.
+ * a WeakMap, were 3.6% and 3.5% of a loaded server's main thread (benchmarks.md, F5).
+ * Kept for the KEPT_CONVERSATIONS conversations used last only (a Map in order of use): the
+ * conversion and the provider's JSON kept by it add about 85% to a cached session's state
+ * (memory.md), outside the session cache's bound, so a server with many cached sessions kept
+ * that much again for every one of them. A conversation past the bound converts and serializes
+ * its messages once on its next request, then goes on from there.
  */
-const lastConversions = new WeakMap<MessageData, LastConversion>();
+const lastConversions = new Map<MessageData, LastConversion>();
+
+/** More than the conversations a small server has in flight at once (the benches run 50). */
+export const KEPT_CONVERSATIONS = 64;
 
 interface LastConversion {
   readonly provider: ProviderName;
@@ -72,7 +79,9 @@ function converted(key: MessageData | undefined, messages: readonly MessageData[
   }
   const chat = shared > 0 ? (last as LastConversion).chat.slice(0, shared) : [];
   for (let i = shared; i < messages.length; i++) chat.push(toChatMessage(messages[i] as MessageData, provider));
+  lastConversions.delete(key); // to the end: the order of the Map is the order of use
   lastConversions.set(key, { provider, sources: messages, chat });
+  if (lastConversions.size > KEPT_CONVERSATIONS) lastConversions.delete(lastConversions.keys().next().value as MessageData);
   return chat;
 }
 
