@@ -100,7 +100,7 @@ async function child(variant: 'now' | 'before', file: string, queries: string[])
   mkdirSync(path.join(dir, 'memory'));
   const store = SqliteEventStore.open(file, { readonly: true });
   const memory = new MemoryFile({ folder: path.join(dir, 'memory'), timeZone: 'UTC' });
-  const options = { store, memory, timeZone: 'UTC', folder: dir };
+  const options = { store, memory, timeZone: 'UTC' };
   const index = variant === 'now' ? new HistoryIndex(options) : new MiniSearchHistoryIndex(options);
   const query = (text: string): HistoryQuery => ({ query: text, scope: 'all', maxResults: 10 });
   try {

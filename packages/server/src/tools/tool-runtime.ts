@@ -67,7 +67,7 @@ export class ToolRuntime {
     private readonly http: SafeFetch,
     private readonly browser: BrowserService,
     private readonly pdf: PdfService,
-    /** search_history's index: a file of its own, deleted by close(). */
+    /** search_history's index (SQLite's anonymous temporary database), closed by close(). */
     private readonly history: HistoryIndex,
     /** The skills and memory sections of the system prompt, after the group listing. */
     readonly corePrompt: CorePromptSections,
@@ -164,11 +164,11 @@ export class ToolRuntime {
   }
 
   async close(): Promise<void> {
+    this.history.close(); // first: synchronous, and nothing below may keep it open
     this.watcher?.close();
     await this.runner.close?.();
     await this.browser.close();
     await this.http.close();
     await this.pdf.close();
-    this.history.close();
   }
 }

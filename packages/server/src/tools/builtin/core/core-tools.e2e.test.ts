@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
@@ -90,12 +90,12 @@ describe('core tools in a booted server with a fake Anthropic model (issue 6)', 
     expect(search?.result).toContain('[session first · ');
     expect(search?.result).toContain('· user]\n   Remember that I am vegetarian, I never eat meat.');
 
-    // The index is a file of this server's own, deleted when the server stops.
-    const indexFolder = (searches.mock.contexts[0] as unknown as { dir: string }).dir;
-    expect(existsSync(path.join(indexFolder, 'history.db'))).toBe(true);
+    // The server closes the index when it stops.
+    const index = searches.mock.contexts[0] as unknown as { db: unknown };
+    expect(index.db).toBeDefined();
     await server.close();
     serverClosed = true;
-    expect(existsSync(indexFolder)).toBe(false);
+    expect(index.db).toBeUndefined();
   });
 
   it('exec answers exec_disabled by default; js_eval runs in the worker sandbox', async () => {

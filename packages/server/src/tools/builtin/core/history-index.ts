@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { EventStore, RecordedEvent } from '@oneclaw/core';
+import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
 import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import type { MemoryFile } from './memory-file';
 import { GlobalFollower } from '../../../persistence/global-follower';
@@ -32,8 +29,6 @@ export interface HistoryIndexOptions {
   readonly memory: MemoryFile;
   /** Zone of the dates of events (default: the server's), the same as memory entry dates. */
   readonly timeZone?: string;
-  /** Where the index file's own folder is made (default: the system's temporary folder). */
-  readonly folder?: string;
 }
 
 interface DocRow {
@@ -62,20 +57,21 @@ const MAX_SPELLINGS = 16;
  * order incrementally, like the session list: each search first reads only the events appended
  * since the last one. Memory entries are re-indexed when the memory file changes.
  *
- * The index is a file, not a structure in the heap: it grows with every message of every session,
- * and in memory (minisearch until 2026-11-26) it held about 4 KB of heap per message once a
- * search had run, for as long as the server ran (memory.md, "The history search index"). It is a
- * cache of the store for this process: made in a folder of its own on the first search, filled
- * from the store, and deleted by `close()`. Nothing in it must survive (written without a journal
- * or fsync), and no other process shares it; a search that finds it broken makes a new one.
+ * The index is SQLite's anonymous temporary database, not a structure in the heap: it grows with
+ * every message of every session, and in memory (minisearch until 2026-11-26) it held about 4 KB
+ * of heap per message once a search had run, for as long as the server ran (memory.md, "The
+ * history search index"). SQLite keeps its pages in a bounded cache and the rest in a file it
+ * deletes as soon as it has opened it (in SQLITE_TMPDIR, TMPDIR or /var/tmp), so nothing is left
+ * behind, even after a crash. It is a cache of the store for this process: rebuilt from the store
+ * when it breaks, and closed for good by `close()`.
  */
 export class HistoryIndex {
   private db: Database.Database | undefined;
-  private dir: string | undefined;
   private readonly dates: Intl.DateTimeFormat;
   private follower!: GlobalFollower;
-  /** Counts `close()` calls: a search or a read that began before one writes nothing after it. */
+  /** Counts rebuilds: a read that began before one is done again into the new index. */
   private generation = 0;
+  private stopped = false;
   /** Per session, the position of its last SessionCleared: what comes after is the live conversation. */
   private readonly clearedAt = new Map<string, number>();
   private memoryVersion: string | undefined;
@@ -92,18 +88,30 @@ export class HistoryIndex {
       return await this.searchOnce(query);
     } catch (error) {
       if (!isSqliteError(error)) throw error;
-      // The file broke or went away (a full disk, a cleaner of the temporary folder): it is only
-      // a cache of the store, so a new one is made from the store and the search runs again.
-      this.close();
+      // The index broke (a full disk, a damaged temporary file): it is only a cache of the
+      // store, so a new one is made from the store and the search runs again.
+      this.rebuild();
       return await this.searchOnce(query);
     }
   }
 
+  /** Closes the index for good (the server is stopping): later searches answer `search_unavailable`. */
+  close(): void {
+    this.stopped = true;
+    this.rebuild();
+  }
+
   private async searchOnce(query: HistoryQuery): Promise<HistoryHit[]> {
+    let db = this.open();
     if (query.scope !== 'memory') {
-      const generation = this.generation;
-      await this.follower.catchUp();
-      if (generation !== this.generation) return []; // closed meanwhile (the server is stopping)
+      // Another search's rebuild while this one read: read again, into the new index.
+      for (let attempt = 0; ; attempt++) {
+        const generation = this.generation;
+        await this.follower.catchUp();
+        db = this.open();
+        if (generation === this.generation) break;
+        if (attempt === 2) throw new OneClawError('search_unavailable', 'The search index was being rebuilt. Search again.');
+      }
       this.writePending();
     }
     if (query.scope !== 'sessions') this.refreshMemory();
@@ -131,19 +139,17 @@ export class HistoryIndex {
       params.live = live;
       params.liveAfter = this.clearedAt.get(live) ?? -1;
     }
-    const rows = this.open()
+    const rows = db
       .prepare(`SELECT text, kind, date, session_id, role, category, bm25(docs) AS rank FROM docs WHERE ${where.join(' AND ')} ORDER BY rank LIMIT @limit`)
       .all(params) as DocRow[];
-    const shown = [...terms, ...spellings.values()].flat();
+    const shown = [...terms, ...[...spellings.values()].flat()];
     return rows.map((row) => toHit(row, shown));
   }
 
-  /** Deletes the index file. A later search makes a new one and reads the store again. */
-  close(): void {
+  /** Drops the index and everything read into it; the next search reads the store from the start. */
+  private rebuild(): void {
     this.db?.close();
     this.db = undefined;
-    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
-    this.dir = undefined;
     this.generation++;
     this.follow();
     this.clearedAt.clear();
@@ -158,17 +164,27 @@ export class HistoryIndex {
     });
   }
 
+  /** Opened before anything is read into it, so a failure to open loses nothing already read. */
   private open(): Database.Database {
+    if (this.stopped) throw new OneClawError('search_unavailable', 'The server is stopping, so search_history is closed. Search again once it has restarted.');
     if (this.db) return this.db;
-    this.dir = mkdtempSync(path.join(this.options.folder ?? os.tmpdir(), 'oneclaw-history-'));
-    const db = new Database(path.join(this.dir, 'history.db'));
-    // A cache of the store for this process: nothing to recover after a crash.
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
-    db.exec(`
-      CREATE VIRTUAL TABLE docs USING fts5(text, kind UNINDEXED, date UNINDEXED, session_id UNINDEXED, role UNINDEXED, category UNINDEXED, position UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
-      CREATE VIRTUAL TABLE terms USING fts5vocab(docs, 'row');
-    `);
+    // '': SQLite's anonymous temporary database (deleted as soon as it is opened).
+    const db = new Database('');
+    try {
+      // A cache of the store for this process: nothing to recover after a crash. SQLite's own
+      // default page cache (2 MB) rather than better-sqlite3's 16 MB: memory is what this saves.
+      db.pragma('journal_mode = OFF');
+      db.pragma('synchronous = OFF');
+      db.pragma('cache_size = -2000');
+      // Letters, digits, private-use characters and marks make words: Indic and Thai words keep their vowel signs.
+      db.exec(`
+        CREATE VIRTUAL TABLE docs USING fts5(text, kind UNINDEXED, date UNINDEXED, session_id UNINDEXED, role UNINDEXED, category UNINDEXED, position UNINDEXED, tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
+        CREATE VIRTUAL TABLE terms USING fts5vocab(docs, 'row');
+      `);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     this.db = db;
     return db;
   }
@@ -177,7 +193,7 @@ export class HistoryIndex {
     const read = historyEventOf(event);
     if (read === null) return;
     if (read.type === 'cleared') this.clearedAt.set(read.sessionId, event.position);
-    else this.pending.push([read.text, this.dates.format(new Date(event.metadata.occurredAt)), read.sessionId, read.role, event.position]);
+    else this.pending.push([read.text.normalize('NFC'), this.dates.format(new Date(event.metadata.occurredAt)), read.sessionId, read.role, event.position]);
     if (this.pending.length >= 1000) this.writePending();
   }
 
@@ -199,31 +215,33 @@ export class HistoryIndex {
     const insert = db.prepare("INSERT INTO docs (text, kind, date, category) VALUES (?, 'memory', ?, ?)");
     db.transaction(() => {
       db.prepare("DELETE FROM docs WHERE kind = 'memory'").run();
-      for (const entry of snapshot.entries) insert.run(entry.text, entry.date, entry.category);
+      for (const entry of snapshot.entries) insert.run(entry.text.normalize('NFC'), entry.date, entry.category);
     })();
     this.memoryVersion = snapshot.version;
   }
 
   /**
    * Words of the index within a small edit distance of each query word of 5 letters or more
-   * (one edit up to 9 letters, two from 10) that start with the same letter, closest first:
-   * "kubernets" finds "kubernetes". FTS5 has no fuzzy match, so the candidates come from its list
-   * of terms (fts5vocab), read by range: a whole scan of it cost 40 ms for 20,000 terms, one
-   * letter's range about 2 ms. The first letter is kept as search engines do by default
-   * (Lucene's and Elasticsearch's `prefix_length`): typos there are rare.
+   * (one edit per five letters, rounded: 1 for 5 to 7 letters, 2 for 8 to 12, at most 3) that
+   * start with the same letter, closest first: "kubernets" finds "kubernetes". FTS5 has no fuzzy
+   * match, so the candidates come from its list of terms (fts5vocab), read by range: a whole scan
+   * of it cost 40 ms for 20,000 terms, one letter's range about 2 ms. The first letter is kept as
+   * search engines do by default (Lucene's and Elasticsearch's `prefix_length`): typos there are
+   * rare. The list holds words as the tokenizer folds them (no Latin diacritics), so the query
+   * word is folded the same way first.
    */
   private spellings(terms: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>();
     const candidatesOf = this.open().prepare('SELECT term FROM terms WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?').pluck();
     for (const term of terms.filter((t) => [...t].length >= 5).slice(0, MAX_FUZZY_TERMS)) {
-      const max = maxEdits(term);
-      const length = [...term].length;
-      const first = String.fromCodePoint(term.codePointAt(0) as number);
-      const after = String.fromCodePoint((term.codePointAt(0) as number) + 1);
+      const folded = foldLatin(term);
+      const max = maxEdits(folded);
+      const length = [...folded].length;
+      const first = folded.codePointAt(0) as number;
       const near: [string, number][] = [];
-      for (const candidate of candidatesOf.all(first, after, length - max, length + max) as string[]) {
-        if (candidate === term) continue;
-        const distance = editDistance(term, candidate, max);
+      for (const candidate of candidatesOf.all(String.fromCodePoint(first), String.fromCodePoint(first + 1), length - max, length + max) as string[]) {
+        if (candidate === folded) continue;
+        const distance = editDistance(folded, candidate, max);
         if (distance <= max) near.push([candidate, distance]);
       }
       near.sort((a, b) => a[1] - b[1]);
@@ -251,16 +269,28 @@ export function historyEventOf(event: RecordedEvent): HistoryEvent | null {
   return { type: 'message', sessionId, role: data.role, text: data.text };
 }
 
-/** The query's distinct words, lower-cased and without diacritics, as the index's tokenizer (unicode61) splits them. */
+/**
+ * The query's distinct words, as the index's tokenizer splits text (letters, digits, private-use
+ * characters and marks make words), in NFC and lower case. Folding diacritics is left to FTS5,
+ * which tokenizes each quoted word as it tokenized the messages.
+ */
 export function queryTerms(query: string): string[] {
   const words = query
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+    .normalize('NFC')
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{N}\p{Co}\p{M}]+/u)
     .filter((w) => w !== '')
     .map((w) => [...w].slice(0, MAX_TERM_LENGTH).join(''));
   return [...new Set(words)].slice(0, MAX_TERMS);
+}
+
+/** Lower case without the diacritics of Latin letters, as FTS5's unicode61 tokenizer (remove_diacritics 2) folds them. */
+export function foldLatin(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+    .normalize('NFC')
+    .toLowerCase();
 }
 
 /**
@@ -280,7 +310,7 @@ function matchExpression(terms: readonly string[], spellings: ReadonlyMap<string
 }
 
 function maxEdits(term: string): number {
-  return Math.floor([...term].length * 0.2);
+  return Math.min(3, Math.round([...term].length * 0.2));
 }
 
 /** Levenshtein distance, or `max + 1` as soon as it must exceed `max`. */
@@ -311,12 +341,24 @@ function toHit(row: DocRow, terms: readonly string[]): HistoryHit {
   return { kind: 'session', sessionId: row.session_id ?? '', role: row.role ?? 'user', date: row.date, snippet, score };
 }
 
-/** The text around the first place a matched term occurs, on one line, with "…" where it was cut. */
+/**
+ * The text around the first place a matched term occurs, on one line, with "…" where it was cut.
+ * Text and terms are compared folded (`foldLatin`), so "cafe" shows the "Café" it matched.
+ */
 export function snippetOf(text: string, terms: readonly string[]): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  const lower = flat.toLowerCase();
-  const hits = terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0);
-  const at = hits.length > 0 ? Math.min(...hits) : 0;
+  // The folded text, and for each of its UTF-16 units the index in `flat` it came from.
+  let folded = '';
+  const from: number[] = [];
+  let index = 0;
+  for (const char of flat) {
+    const f = foldLatin(char);
+    for (let k = 0; k < f.length; k++) from.push(index);
+    folded += f;
+    index += char.length;
+  }
+  const hits = terms.map((t) => folded.indexOf(foldLatin(t))).filter((i) => i >= 0);
+  const at = hits.length > 0 ? (from[Math.min(...hits)] as number) : 0;
   let start = Math.max(0, at - SNIPPET_BEFORE);
   let end = Math.min(flat.length, at + SNIPPET_AFTER);
   // Cut at spaces, so no word is shown in halves.

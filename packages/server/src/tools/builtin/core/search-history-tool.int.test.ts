@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
 import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { SessionRepository } from '../../../sessions/session-repository';
-import { editDistance, HistoryIndex, queryTerms, snippetOf } from './history-index';
+import { editDistance, foldLatin, HistoryIndex, queryTerms, snippetOf } from './history-index';
 import { MemoryFile } from './memory-file';
 import { createSearchHistoryTool } from './search-history-tool';
 
@@ -23,7 +23,7 @@ beforeEach(() => {
   clock = new Date('2025-03-01T12:00:00Z');
   sessions = new SessionRepository(store, new ToolRegistry(), () => clock);
   memory = new MemoryFile({ folder: path.join(dir, 'memory'), now: () => clock, timeZone: 'UTC' });
-  history = new HistoryIndex({ store, memory, timeZone: 'UTC', folder: dir });
+  history = new HistoryIndex({ store, memory, timeZone: 'UTC' });
 });
 afterEach(async () => {
   jest.restoreAllMocks();
@@ -200,46 +200,36 @@ describe('search_history over a real SQLite event store and the memory file (iss
   });
 });
 
-describe('search_history: the index is a file of its own, and queries are words only', () => {
-  const indexDirs = () => fs.readdirSync(dir).filter((name) => name.startsWith('oneclaw-history-'));
+describe('search_history: the index is SQLite, outside the heap, and queries are words only', () => {
+  const database = () => (history as unknown as { db: { pragma(sql: string): unknown; exec(sql: string): void } }).db;
 
-  it('makes its index file in a folder of its own on the first search; close() deletes it, and a search after that reads the store again', async () => {
+  it("is SQLite's anonymous temporary database (no file is left behind, even after a crash); after close() a search answers search_unavailable", async () => {
     await seed();
-    expect(indexDirs()).toEqual([]);
     expect(text(await search({ query: 'kubernetes' }))).toContain('session alpha');
-    const [made] = indexDirs();
-    expect(fs.readdirSync(path.join(dir, made as string))).toEqual(['history.db']);
-
+    expect(database().pragma('database_list')).toEqual([{ seq: 0, name: 'main', file: '' }]);
     history.close();
-    expect(indexDirs()).toEqual([]);
-    const readAll = jest.spyOn(store, 'readAll');
-    expect(text(await search({ query: 'lisbon' }))).toContain('session bravo');
-    expect(readAll.mock.calls[0]?.[0]?.fromPosition).toBe(0);
-    expect(indexDirs()).toHaveLength(1);
+    expect(await search({ query: 'lisbon' })).toMatchObject({ status: 'error', errorType: 'search_unavailable', message: expect.stringContaining('stopping') });
   });
 
-  it('a search still reading the store when close() comes writes nothing, leaves no file, and the next search starts afresh', async () => {
+  it('a search still reading the store when close() comes answers search_unavailable and writes nothing', async () => {
     await seed();
     const reading = search({ query: 'kubernetes' });
     history.close();
-    expect(text(await reading)).toMatch(/^No results/);
-    expect(indexDirs()).toEqual([]);
-    const again = text(await search({ query: 'kubernetes', scope: 'sessions' }));
-    expect(again.match(/^\d+\. \[/gm)).toHaveLength(1); // the one message, once
+    expect(await reading).toMatchObject({ status: 'error', errorType: 'search_unavailable' });
+    expect((history as unknown as { db: unknown }).db).toBeUndefined();
   });
 
-  it('a broken index file is replaced by a new one made from the store, and the search goes on', async () => {
+  it('a broken index is replaced by a new one made from the store, and the search goes on; a search reading meanwhile reads again into the new one', async () => {
     await seed();
     expect(text(await search({ query: 'kubernetes', scope: 'sessions' }))).toContain('session alpha');
-    const [first] = indexDirs();
-    // What a full disk or a half-deleted file would do: the index loses one of its tables.
-    (history as unknown as { db: { exec(sql: string): void } }).db.exec('DROP TABLE terms');
+    // What a full disk or a damaged temporary file would do: the index loses one of its tables.
+    database().exec('DROP TABLE terms');
     await conversation('delta', '2025-03-08', [['user', 'kubernetes upgrade went fine']]);
-    const result = text(await search({ query: 'kubernetes', scope: 'sessions' }));
-    expect(result).toMatch(/^2 results/);
-    expect(result).toContain('session delta');
-    expect(indexDirs()).toHaveLength(1);
-    expect(indexDirs()).not.toContain(first);
+    const [one, two] = await Promise.all([search({ query: 'kubernetes', scope: 'sessions' }), search({ query: 'kubernetes', scope: 'sessions' })]);
+    for (const result of [one, two]) {
+      expect(text(result as ToolResult)).toMatch(/^2 results/); // each message once, in both
+      expect(text(result as ToolResult)).toContain('session delta');
+    }
   });
 
   it('indexes a store of more than one page (1000 events) read in one search, and what comes after it', async () => {
@@ -271,22 +261,65 @@ describe('search_history: the index is a file of its own, and queries are words 
     expect(text(await search({ query: `lisbon ${words}` }))).toContain('session bravo');
   });
 
-  it('matches without case and diacritics, and finds a two-letter typo in a long word (not in its first letter)', async () => {
-    await conversation('accents', '2025-03-01', [['user', 'We had coffee at the Café Brasileira in São Paulo.']]);
+  it('matches without case and diacritics, and finds typos (one edit per five letters, not in the first letter)', async () => {
+    await conversation('accents', '2025-03-01', [['user', 'We had coffee at the Cafe\u0301 Brasileira in São Paulo.']]);
     expect(text(await search({ query: 'CAFE sao' }))).toContain('session accents');
+    expect(text(await search({ query: 'café' }))).toContain('session accents');
     await seed();
     expect(text(await search({ query: 'kuberentes' }))).toContain('session alpha'); // 10 letters: two edits
-    expect(text(await search({ query: 'kubrnets' }))).toMatch(/^No results/); // 8 letters: one edit only
+    expect(text(await search({ query: 'kubrnets' }))).toContain('session alpha'); // 8 letters: two edits
+    expect(text(await search({ query: 'deplyo' }))).toMatch(/^No results/); // 6 letters: one edit only
     expect(text(await search({ query: 'jubernetes' }))).toMatch(/^No results/); // a typo in the first letter is not looked for
+    expect(text(await search({ query: 'brasilera' }))).toContain('session accents');
+  });
+
+  it('finds words in other scripts as they were written: Korean, Japanese, Russian, Hindi, Thai, Greek, fullwidth', async () => {
+    const texts = [
+      '한국어 회의는 내일입니다',
+      'データベースの設定を変更しました',
+      'Купил йогурт и ёлку',
+      'हिंदी में लिखा संदेश',
+      'ภาษาไทย ข้อความ',
+      'Ωραίος καιρός σήμερα',
+      'ＡＢＣ社の会議',
+    ];
+    await conversation(
+      'scripts',
+      '2025-03-01',
+      texts.map((t): ['user', string] => ['user', t]),
+    );
+    for (const [query, expected] of [
+      ['한국어', 0],
+      ['データベースの設定を変更しました', 1],
+      ['йогурт', 2],
+      ['ёлку', 2],
+      ['हिंदी', 3],
+      ['ภาษาไทย', 4],
+      ['καιρός', 5],
+      ['ＡＢＣ社の会議', 6],
+    ] as const) {
+      expect([query, text(await search({ query }))]).toEqual([query, expect.stringContaining(texts[expected] as string)]);
+    }
+  });
+
+  it('shows the accented word a folded query matched in the snippet', async () => {
+    await conversation('long-accents', '2025-03-01', [['user', `${'filler words here '.repeat(30)}and then the Café Brasileira at the end`]]);
+    expect(text(await search({ query: 'cafe' }))).toContain('Café Brasileira');
   });
 });
 
 describe('queryTerms and editDistance', () => {
-  it('splits a query as the index does: distinct words, lower case, no diacritics, at most 32 words of at most 64 characters', () => {
-    expect(queryTerms('Café, CAFÉ and "São"-Paulo!')).toEqual(['cafe', 'and', 'sao', 'paulo']);
+  it('splits a query as the index does: distinct words in NFC and lower case, marks kept, at most 32 words of at most 64 characters', () => {
+    expect(queryTerms('Café, CAFÉ and "São"-Paulo!')).toEqual(['café', 'and', 'são', 'paulo']);
+    expect(queryTerms('Cafe\u0301 हिंदी')).toEqual(['café', 'हिंदी']);
     expect(queryTerms(' ,;- ')).toEqual([]);
     expect(queryTerms(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))).toHaveLength(32);
     expect(queryTerms('x'.repeat(100))).toEqual(['x'.repeat(64)]);
+  });
+
+  it('foldLatin folds case and the diacritics of Latin letters only, as the tokenizer does', () => {
+    expect(foldLatin('Café São ÅNGSTRÖM')).toBe('cafe sao angstrom');
+    expect(foldLatin('データベース йогурт हिंदी')).toBe('データベース йогурт हिंदी');
   });
 
   it('counts insertions, deletions and substitutions, and stops past the limit', () => {
