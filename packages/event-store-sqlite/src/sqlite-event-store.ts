@@ -382,13 +382,13 @@ function checkFile(db: Database.Database, file: string): number {
   // One statement, so one snapshot: another process may create and migrate a new file while we
   // look, and a version read before its commit with tables read after it would look foreign.
   const schema = db
-    .prepare<[], { version: number; tables: string | null; eventColumns: string | null }>(
+    .prepare(
       `SELECT (SELECT user_version FROM pragma_user_version) AS version,
               (SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name)) AS tables,
               (SELECT group_concat(name, ',') FROM pragma_table_info('events')) AS eventColumns`,
     )
     .get() as { version: number; tables: string | null; eventColumns: string | null };
-  const version = Number(schema.version);
+  const { version } = schema;
   if (version > SCHEMA_VERSION) {
     throw new StorageCorruptError(
       `The event store '${file}' has schema version ${version}, newer than this build understands (${SCHEMA_VERSION}). ` +

@@ -31,7 +31,9 @@ export class MiniSearchHistoryIndex {
   private memoryIds: string[] = [];
 
   constructor(private readonly options: HistoryIndexOptions) {
-    this.follower = new GlobalFollower(options.store, (event) => this.apply(event));
+    this.follower = new GlobalFollower(options.store, (events) => {
+      for (const event of events) this.apply(event);
+    });
     this.dates = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   }
 

@@ -7,7 +7,7 @@
  * Environment: BENCH_HISTORY_MESSAGES (20000 user and assistant messages over 50 sessions).
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -96,10 +96,9 @@ async function fill(file: string): Promise<string[]> {
 async function child(variant: 'now' | 'before', file: string, queries: string[]): Promise<Measured> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run the child with --expose-gc');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-history-bench-'));
-  mkdirSync(path.join(dir, 'memory'));
   const store = SqliteEventStore.open(file, { readonly: true });
-  const memory = new MemoryFile({ folder: path.join(dir, 'memory'), timeZone: 'UTC' });
+  // A memory folder that does not exist: the memory file reads as empty.
+  const memory = new MemoryFile({ folder: path.join(path.dirname(file), 'memory'), timeZone: 'UTC' });
   const options = { store, memory, timeZone: 'UTC' };
   const index = variant === 'now' ? new HistoryIndex(options) : new MiniSearchHistoryIndex(options);
   const query = (text: string): HistoryQuery => ({ query: text, scope: 'all', maxResults: 10 });
@@ -123,7 +122,6 @@ async function child(variant: 'now' | 'before', file: string, queries: string[])
   } finally {
     if (index instanceof HistoryIndex) index.close();
     await store.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -17,11 +17,18 @@ const PAGE = 1000;
 export class GlobalFollower {
   private lastPosition = -1;
   private reading: Promise<void> | undefined;
+  private stopped = false;
 
+  /** `apply` gets the new events of each page read, in order (a page may go in one transaction). */
   constructor(
     private readonly store: EventStore,
-    private readonly apply: (event: RecordedEvent) => void,
+    private readonly apply: (events: readonly RecordedEvent[]) => void,
   ) {}
+
+  /** Reads nothing more: a read in progress ends after its current page, without applying it. */
+  stop(): void {
+    this.stopped = true;
+  }
 
   catchUp(): Promise<void> {
     this.reading ??= this.read().finally(() => (this.reading = undefined));
@@ -30,9 +37,11 @@ export class GlobalFollower {
 
   private async read(): Promise<void> {
     for (;;) {
+      if (this.stopped) return;
       const batch = await this.store.readAll({ fromPosition: Math.max(0, this.lastPosition), maxCount: PAGE });
+      if (this.stopped) return;
       const fresh = batch.filter((e) => e.position > this.lastPosition);
-      for (const event of fresh) this.apply(event);
+      if (fresh.length > 0) this.apply(fresh);
       if (fresh.length > 0) this.lastPosition = (fresh.at(-1) as RecordedEvent).position;
       if (fresh.length < PAGE - 1) return;
     }

@@ -31,7 +31,9 @@ export class SessionIndex {
   private readonly follower: GlobalFollower;
 
   constructor(@Inject(EVENT_STORE) store: EventStore) {
-    this.follower = new GlobalFollower(store, (event) => this.apply(event));
+    this.follower = new GlobalFollower(store, (events) => {
+      for (const event of events) this.apply(event);
+    });
   }
 
   /** Newest activity first; with `query`, only sessions whose title or messages hold each of its words (any case). */

@@ -12,7 +12,7 @@ import type { ChatMessage } from '@oneclaw/model-providers';
  */
 export function toChatMessages(state: SessionState, provider: ProviderName): readonly ChatMessage[] {
   const { summary, messages } = modelConversation(state);
-  const chat = converted(state.transcript[0] ?? messages[0], messages, provider);
+  const chat = converted(state.transcript[0], messages, provider);
   if (summary === null) return chat;
   return withSummary(summary, chat);
 }

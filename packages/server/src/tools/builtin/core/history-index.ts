@@ -69,14 +69,12 @@ export class HistoryIndex {
   private db: Database.Database | undefined;
   private readonly dates: Intl.DateTimeFormat;
   private follower!: GlobalFollower;
-  /** Counts rebuilds: a read that began before one is done again into the new index. */
+  /** Counts rebuilds: a search whose read spanned one reads again, into the new index. */
   private generation = 0;
   private stopped = false;
   /** Per session, the position of its last SessionCleared: what comes after is the live conversation. */
   private readonly clearedAt = new Map<string, number>();
   private memoryVersion: string | undefined;
-  /** Documents of the events read but not yet written: a page of the store goes in one transaction. */
-  private pending: (readonly [text: string, date: string, sessionId: string, role: string, position: number])[] = [];
 
   constructor(private readonly options: HistoryIndexOptions) {
     this.follow();
@@ -112,7 +110,6 @@ export class HistoryIndex {
         if (generation === this.generation) break;
         if (attempt === 2) throw new OneClawError('search_unavailable', 'The search index was being rebuilt. Search again.');
       }
-      this.writePending();
     }
     if (query.scope !== 'sessions') this.refreshMemory();
     const terms = queryTerms(query.query);
@@ -148,20 +145,17 @@ export class HistoryIndex {
 
   /** Drops the index and everything read into it; the next search reads the store from the start. */
   private rebuild(): void {
+    this.follower.stop();
     this.db?.close();
     this.db = undefined;
     this.generation++;
-    this.follow();
     this.clearedAt.clear();
     this.memoryVersion = undefined;
-    this.pending = [];
+    if (!this.stopped) this.follow();
   }
 
   private follow(): void {
-    const generation = this.generation;
-    this.follower = new GlobalFollower(this.options.store, (event) => {
-      if (generation === this.generation) this.apply(event);
-    });
+    this.follower = new GlobalFollower(this.options.store, (events) => this.applyPage(events));
   }
 
   /** Opened before anything is read into it, so a failure to open loses nothing already read. */
@@ -189,20 +183,18 @@ export class HistoryIndex {
     return db;
   }
 
-  private apply(event: RecordedEvent): void {
-    const read = historyEventOf(event);
-    if (read === null) return;
-    if (read.type === 'cleared') this.clearedAt.set(read.sessionId, event.position);
-    else this.pending.push([read.text.normalize('NFC'), this.dates.format(new Date(event.metadata.occurredAt)), read.sessionId, read.role, event.position]);
-    if (this.pending.length >= 1000) this.writePending();
-  }
-
-  private writePending(): void {
-    if (this.pending.length === 0) return;
+  /** One page of the store's events: its messages go into the index in one transaction. */
+  private applyPage(events: readonly RecordedEvent[]): void {
+    const docs: (readonly [text: string, date: string, sessionId: string, role: string, position: number])[] = [];
+    for (const event of events) {
+      const read = historyEventOf(event);
+      if (read === null) continue;
+      if (read.type === 'cleared') this.clearedAt.set(read.sessionId, event.position);
+      else docs.push([read.text.normalize('NFC'), this.dates.format(new Date(event.metadata.occurredAt)), read.sessionId, read.role, event.position]);
+    }
+    if (docs.length === 0) return;
     const db = this.open();
     const insert = db.prepare("INSERT INTO docs (text, kind, date, session_id, role, position) VALUES (?, 'session', ?, ?, ?, ?)");
-    const docs = this.pending;
-    this.pending = [];
     db.transaction(() => {
       for (const doc of docs) insert.run(...doc);
     })();
@@ -256,7 +248,7 @@ export class HistoryIndex {
 }
 
 /** What the index takes from an event: a session's clear, or a user or assistant message's text (tool results are not indexed). */
-export type HistoryEvent =
+type HistoryEvent =
   { readonly type: 'cleared'; readonly sessionId: string } | { readonly type: 'message'; readonly sessionId: string; readonly role: 'user' | 'assistant'; readonly text: string };
 
 export function historyEventOf(event: RecordedEvent): HistoryEvent | null {
@@ -348,17 +340,23 @@ function toHit(row: DocRow, terms: readonly string[]): HistoryHit {
 export function snippetOf(text: string, terms: readonly string[]): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   // The folded text, and for each of its UTF-16 units the index in `flat` it came from.
-  let folded = '';
+  // ASCII text folds to its lower case, one unit for one (most messages; folding each character
+  // of a long text cost milliseconds per hit).
+  const ascii = /^[\x00-\x7f]*$/.test(flat);
+  let folded = ascii ? flat.toLowerCase() : '';
   const from: number[] = [];
   let index = 0;
-  for (const char of flat) {
-    const f = foldLatin(char);
-    for (let k = 0; k < f.length; k++) from.push(index);
-    folded += f;
-    index += char.length;
+  if (!ascii) {
+    for (const char of flat) {
+      const f = char < '\x80' ? char.toLowerCase() : foldLatin(char);
+      for (let k = 0; k < f.length; k++) from.push(index);
+      folded += f;
+      index += char.length;
+    }
   }
   const hits = terms.map((t) => folded.indexOf(foldLatin(t))).filter((i) => i >= 0);
-  const at = hits.length > 0 ? (from[Math.min(...hits)] as number) : 0;
+  const first = hits.length > 0 ? Math.min(...hits) : 0;
+  const at = ascii ? first : hits.length > 0 ? (from[first] as number) : 0;
   let start = Math.max(0, at - SNIPPET_BEFORE);
   let end = Math.min(flat.length, at + SNIPPET_AFTER);
   // Cut at spaces, so no word is shown in halves.
