@@ -114,7 +114,7 @@ export class HistoryIndex {
     if (query.scope !== 'sessions') this.refreshMemory();
     const terms = queryTerms(query.query);
     if (terms.length === 0) return [];
-    const spellings = this.spellings(terms);
+    const spellings = this.spellings(terms, query.maxResults);
     const where = ['docs MATCH @match'];
     const params: Record<string, string | number> = { match: matchExpression(terms, spellings), limit: query.maxResults };
     if (query.scope !== 'all') {
@@ -221,12 +221,20 @@ export class HistoryIndex {
    * search engines do by default (Lucene's and Elasticsearch's `prefix_length`): typos there are
    * rare. The list holds words as the tokenizer folds them (no Latin diacritics), so the query
    * word is folded the same way first.
+   *
+   * A word found as written in at least `enough` messages (the results asked for) is taken as
+   * meant: it fills the answer by itself, and its near spellings would only add other words
+   * ("report" is not "resort") while costing the range read, most of a search's time
+   * (benchmarks.md). Looking a word up costs one seek.
    */
-  private spellings(terms: readonly string[]): Map<string, string[]> {
+  private spellings(terms: readonly string[], enough: number): Map<string, string[]> {
     const found = new Map<string, string[]>();
-    const candidatesOf = this.open().prepare('SELECT term FROM terms WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?').pluck();
+    const db = this.open();
+    const messagesWith = db.prepare('SELECT doc FROM terms WHERE term = ?').pluck();
+    const candidatesOf = db.prepare('SELECT term FROM terms WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?').pluck();
     for (const term of terms.filter((t) => [...t].length >= 5).slice(0, MAX_FUZZY_TERMS)) {
       const folded = foldLatin(term);
+      if (((messagesWith.get(folded) as number | undefined) ?? 0) >= enough) continue;
       const max = maxEdits(folded);
       const length = [...folded].length;
       const first = folded.codePointAt(0) as number;

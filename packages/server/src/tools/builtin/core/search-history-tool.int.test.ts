@@ -273,6 +273,24 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     expect(text(await search({ query: 'brasilera' }))).toContain('session accents');
   });
 
+  it('looks for typos only of a word found in fewer messages than the results asked for', async () => {
+    await conversation('reports', '2025-03-01', [
+      ['user', 'The quarterly report is late.'],
+      ['user', 'Send the report to finance.'],
+      ['user', 'Which report did legal ask for?'],
+    ]);
+    await conversation('holiday', '2025-03-02', [['user', 'Book the ski resort for February.']]);
+    // In 3 messages, 2 asked for: "report" fills the answer as written, so "resort" (one edit) is not looked for.
+    expect(text(await search({ query: 'report', max_results: 2 }))).not.toContain('session holiday');
+    // 10 asked for: 3 messages do not fill it, so its near spellings are searched too.
+    expect(text(await search({ query: 'report', max_results: 10 }))).toContain('session holiday');
+    // A typo held by one message still finds the word as meant elsewhere.
+    await conversation('typo', '2025-03-03', [['user', 'the repirt is attached']]);
+    const result = text(await search({ query: 'repirt' }));
+    expect(result).toContain('session typo');
+    expect(result).toContain('session reports');
+  });
+
   it('finds words in other scripts as they were written: Korean, Japanese, Russian, Hindi, Thai, Greek, fullwidth', async () => {
     const texts = [
       '한국어 회의는 내일입니다',
