@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SessionEvents } from '@oneclaw/api-contract';
@@ -49,6 +49,8 @@ describe('GET /api/sessions/:id/events is paged (F4; real server, SQLite, HTTP)'
   });
   afterAll(async () => {
     await server?.close();
+    // The server removes only a data folder it made itself.
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('F4 answers 500 events by default with the next page revision; following nextRevision gives every event once, in order, and null at the end', async () => {
