@@ -143,9 +143,6 @@ export default defineConfig(
       // Off: every control character in our regexes is deliberate (rejecting NUL and friends in
       // names, paths and titles; stripping ANSI escapes), which is what this rule reports.
       'no-control-regex': 'off',
-      // Off: the 26 `any`s are JSON bodies in tests and test helpers, and the web UI's untyped
-      // event data until it takes its types from @oneclaw/api-contract; turn on after that.
-      '@typescript-eslint/no-explicit-any': 'off',
       // Off: the require() calls are deliberate lazy loads (playwright-core, the QuickJS build,
       // the KurrentDB and PostgreSQL adapters) so that start-up and `oneclaw --help` do not pay
       // for what they do not use.
@@ -153,6 +150,13 @@ export default defineConfig(
       // `let x; ... () => x ...; x = ...`: a closure that reads x before its one assignment.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
+  },
+  {
+    // The JSON bodies tests read (`res.body.code`) are `any` in tests, their helpers and the
+    // benches; code that ships has none: what it has not checked yet is `unknown`.
+    name: 'oneclaw/tests-may-use-any',
+    files: ['**/*.test.{ts,tsx}', '**/src/testing/**', '**/src/bench/**', 'apps/web/e2e/**', 'tools-assets/src/google/workspace-test-helpers.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     name: 'oneclaw/commonjs',

@@ -11,5 +11,5 @@ export type { ModelRef, ModelsAnswer, ModelView, ProviderKind, ProvidersAnswer, 
 export type { SchemaTokenTotals, ToolGroupsAnswer, ToolGroupView, ToolProblem, ToolSourceKind, ToolSourceView, ToolsAnswer, ToolView } from './tool-views';
 
 // Shapes the API sends as core records them (events' data): re-exported so a client needs one import.
-export type { AttachmentMediaType, AttachmentRef, MessageData, ToolCall, TurnStopReason } from '@oneclaw/core';
+export type { AttachmentMediaType, AttachmentRef, MessageData, SessionEvent, ToolCall, ToolGroupLoadSource, TurnStopReason } from '@oneclaw/core';
 export type { AuditEventLine, AuditLoadedGroup, AuditModelRequest, AuditTool, AuditToolReason, AuditTrail } from '@oneclaw/core';

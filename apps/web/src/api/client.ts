@@ -2,10 +2,14 @@ import { createParser } from 'eventsource-parser';
 import { ApiError } from './api-error';
 import type { Connection } from './connection';
 
-/** One Server-Sent Event of a streamed turn (docs/api.md, "Sending a message"). */
+/**
+ * One Server-Sent Event of a streamed turn (docs/api.md, "Sending a message"), as it arrived:
+ * `data` is the parsed JSON (or the text, if it was not JSON), to be checked where it is read
+ * (transcript.ts reads it by the names of @oneclaw/api-contract's TurnStreamEvents).
+ */
 export interface StreamEvent {
   readonly event: string;
-  readonly data: any;
+  readonly data: unknown;
 }
 
 export interface RequestOptions {

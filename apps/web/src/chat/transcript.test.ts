@@ -306,6 +306,26 @@ describe('the streamed turn', () => {
     const state = run(initialChatState, { type: 'send', text: 'x' });
     expect(run(state, sse('something_new', { a: 1 }))).toBe(state);
   });
+
+  test('data of the wrong shape (not an object, fields of other types) is read as missing, never shown as text and never thrown on', () => {
+    const junk = [null, 'not json', 42, [1, 2]];
+    const events = ['model_requested', 'text_delta', 'reasoning_delta', 'assistant_message', 'tool_call_started', 'tool_call_finished', 'group_loaded', 'turn_finished', 'error'];
+    for (const data of junk) {
+      const state = run(initialChatState, { type: 'send', text: 'x' }, ...events.map((event) => sse(event, data)));
+      expect([data, state.turn, state.loadedGroups]).toEqual([data, 'none', []]);
+      expect(state.items.at(-1)).toMatchObject({ kind: 'error', code: 'error', detail: 'The turn failed.' });
+    }
+    const typed = run(
+      initialChatState,
+      { type: 'send', text: 'x' },
+      sse('text_delta', { text: 7 }),
+      sse('assistant_message', { messageId: { id: 1 }, text: ['a'], toolCalls: 1 }),
+      sse('tool_call_started', { callId: 3, toolName: null }),
+      sse('tool_call_finished', { callId: 3, status: 'error', errorType: 5, preview: { p: 1 } }),
+    );
+    expect(typed.items.filter((item) => item.kind !== 'user')).toEqual([expect.objectContaining({ kind: 'tool', callId: '', toolName: '', status: 'running' })]);
+    expect(JSON.stringify(typed.items)).not.toMatch(/\[object Object\]|"7"|"a"/);
+  });
 });
 
 describe('S6 the answering model, the wait and the reasoning', () => {

@@ -1,5 +1,15 @@
 import type { StreamEvent } from '../api/client';
-import type { AttachmentRef, MessageData, SessionView, StoredEvent, TurnStopReason } from '@oneclaw/api-contract';
+import type {
+  AttachmentRef,
+  MessageData,
+  SessionEvent,
+  SessionView,
+  StoredEvent,
+  ToolGroupLoadSource,
+  TurnStopReason,
+  TurnStreamEventName,
+  TurnStreamEvents,
+} from '@oneclaw/api-contract';
 
 /**
  * What the chat shows, as one pure fold: the stored session (its event stream, read on load
@@ -246,13 +256,33 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   }
 }
 
+/**
+ * An event's data as the UI reads it: the field names are the server's (@oneclaw/api-contract),
+ * so a renamed field fails the build; each value stays `unknown` until it is checked where it is
+ * read, since what arrives may come from an older or newer server. Anything but an object has no
+ * fields.
+ */
+type Loose<T> = { readonly [K in keyof T]?: unknown };
+
+function fields<T>(data: unknown): Loose<T> {
+  return typeof data === 'object' && data !== null ? (data as Loose<T>) : {};
+}
+
+/** The data of a turn's stream event `E`. */
+const streamData = <E extends TurnStreamEventName>(data: unknown) => fields<TurnStreamEvents[E]>(data);
+/** The data of a stored session event of type `T`. */
+const storedData = <T extends SessionEvent['type']>(data: unknown) => fields<Extract<SessionEvent, { readonly type: T }>['data']>(data);
+
+/** A string field, or empty when it is missing or not a string. */
+const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
+
 function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatState {
-  const d = (data ?? {}) as Record<string, any>;
   const { live } = state;
   switch (event) {
     case 'turn_started':
       return { ...state, items: state.items.map((item) => (item.kind === 'user' && item.pending ? { ...item, pending: false } : item)) };
     case 'model_requested': {
+      const d = streamData<'model_requested'>(data);
       const answeredBy = answeredByOf(d) ?? live.answeredBy;
       return {
         ...state,
@@ -261,37 +291,40 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
       };
     }
     case 'provider_retry':
-      return { ...state, live: { ...live, waiting: true, retry: retryOf(d) } };
+      return { ...state, live: { ...live, waiting: true, retry: retryOf(streamData<'provider_retry'>(data)) } };
     case 'reasoning_delta':
-      return appendToDraft(state, { reasoning: String(d.text ?? '') });
+      return appendToDraft(state, { reasoning: asText(streamData<'reasoning_delta'>(data).text) });
     case 'text_delta':
-      return { ...appendToDraft(state, { text: String(d.text ?? '') }), status: 'The assistant is replying…' };
+      return { ...appendToDraft(state, { text: asText(streamData<'text_delta'>(data).text) }), status: 'The assistant is replying…' };
     case 'assistant_message': {
-      const key = String(d.messageId ?? `${live.assistantKey}-${live.round}`);
-      const text = String(d.text ?? '');
+      const d = streamData<'assistant_message'>(data);
+      const key = asText(d.messageId) || `${live.assistantKey}-${live.round}`;
+      const replyText = asText(d.text);
       const draft = state.items.find((item): item is AssistantItem => item.kind === 'assistant' && item.streaming);
       const reasoning = typeof d.reasoning === 'string' ? d.reasoning : draft?.reasoning;
       const answeredBy = answeredByOf(d) ?? live.answeredBy;
       const withoutDraft = state.items.filter((item) => !(item.kind === 'assistant' && item.streaming));
-      const reply: AssistantItem = { kind: 'assistant', key, text, streaming: false, ...(answeredBy ? { answeredBy } : {}), ...(reasoning ? { reasoning } : {}) };
-      const items = text || reasoning ? [...withoutDraft, reply] : withoutDraft;
+      const reply: AssistantItem = { kind: 'assistant', key, text: replyText, streaming: false, ...(answeredBy ? { answeredBy } : {}), ...(reasoning ? { reasoning } : {}) };
+      const items = replyText || reasoning ? [...withoutDraft, reply] : withoutDraft;
       const calls = Number(d.toolCalls) || 0;
-      const status = calls > 0 ? `Running ${calls} tool call${calls === 1 ? '' : 's'}…` : text ? `The assistant replied: ${text}` : state.status;
-      const answer = calls > 0 ? live.reply : text;
+      const status = calls > 0 ? `Running ${calls} tool call${calls === 1 ? '' : 's'}…` : replyText ? `The assistant replied: ${replyText}` : state.status;
+      const answer = calls > 0 ? live.reply : replyText;
       return { ...state, items, live: { ...live, assistantKey: key, toolIndex: 0, waiting: false, retry: undefined, reply: answer }, status };
     }
     case 'tool_call_started': {
+      const d = streamData<'tool_call_started'>(data);
       const card: ToolItem = {
         kind: 'tool',
         key: `${live.assistantKey}:${live.toolIndex}`,
-        callId: String(d.callId ?? ''),
-        toolName: String(d.toolName ?? ''),
+        callId: asText(d.callId),
+        toolName: asText(d.toolName),
         arguments: d.arguments ?? {},
         status: 'running',
       };
       return { ...state, items: [...state.items, card], live: { ...live, toolIndex: live.toolIndex + 1 } };
     }
     case 'tool_call_finished': {
+      const d = streamData<'tool_call_finished'>(data);
       const status = d.status === 'error' ? 'error' : 'success';
       const items = updateLast(
         state.items,
@@ -300,15 +333,15 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
           ...(item as ToolItem),
           status,
           durationMs: typeof d.durationMs === 'number' ? d.durationMs : undefined,
-          ...(status === 'error' ? { errorType: String(d.errorType ?? 'error') } : {}),
-          output: String(d.preview ?? ''),
+          ...(status === 'error' ? { errorType: asText(d.errorType) || 'error' } : {}),
+          output: asText(d.preview),
           outputIsPreview: true,
         }),
       );
       return { ...state, items };
     }
     case 'group_loaded': {
-      const groupName = String(d.groupName ?? '');
+      const groupName = asText(streamData<'group_loaded'>(data).groupName);
       if (!groupName) return state;
       const items = updateLast(
         state.items,
@@ -322,15 +355,16 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
       return { ...state, items: [], loadedGroups: [], status: 'The conversation was cleared.' };
     // The transcript keeps every message: compaction only changes what the model is sent.
     case 'conversation_compacted': {
-      const detail = String(d.detail ?? '');
+      const detail = asText(streamData<'conversation_compacted'>(data).detail);
       const note: CompactedItem = { kind: 'compacted', key: `compacted-${live.counter}`, detail };
       return { ...state, items: [...state.items, note], status: detail };
     }
     case 'compaction_failed':
-      return { ...state, status: String(d.detail ?? '') };
+      return { ...state, status: asText(streamData<'compaction_failed'>(data).detail) };
     case 'turn_finished': {
-      const reason = String(d.reason ?? 'completed');
-      const detail = String(d.detail ?? '');
+      const d = streamData<'turn_finished'>(data);
+      const reason = asText(d.reason) || 'completed';
+      const detail = asText(d.detail);
       const items = settleLiveItems(state.items);
       const status = turnFinishedStatus(reason, detail, live.reply);
       if (reason === 'completed') return { ...state, items, turn: 'none', live: { ...live, finished: true }, status };
@@ -340,8 +374,9 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
     case 'done':
       return state.turn === 'none' ? state : { ...state, turn: 'none', items: settleLiveItems(state.items), live: { ...live, finished: true } };
     case 'error': {
-      const code = String(d.code ?? 'error');
-      const detail = String(d.detail ?? d.title ?? 'The turn failed.');
+      const d = streamData<'error'>(data);
+      const code = asText(d.code) || 'error';
+      const detail = asText(d.detail) || asText(d.title) || 'The turn failed.';
       const error: ErrorItem = { kind: 'error', key: `error-${live.counter}`, code, detail };
       return { ...state, items: [...settleLiveItems(state.items), error], turn: 'none', live: { ...live, finished: true }, status: `Error: ${detail}` };
     }
@@ -378,16 +413,16 @@ function appendToDraft(state: ChatState, piece: { readonly text?: string; readon
   return { ...next, items: [...state.items, draft] };
 }
 
-function answeredByOf(data: Record<string, any>): AnsweredBy | undefined {
+function answeredByOf(data: { readonly provider?: unknown; readonly model?: unknown }): AnsweredBy | undefined {
   return typeof data.provider === 'string' && data.provider && typeof data.model === 'string' && data.model ? { provider: data.provider, model: data.model } : undefined;
 }
 
-function retryOf(data: Record<string, any>): ProviderRetry {
+function retryOf(data: Loose<TurnStreamEvents['provider_retry']>): ProviderRetry {
   return {
     attempt: Number(data.attempt) || 2,
     maxAttempts: Number(data.maxAttempts) || Number(data.attempt) || 2,
     waitMs: Math.max(0, Number(data.waitMs) || 0),
-    reason: String(data.reason ?? ''),
+    reason: asText(data.reason),
     ...(typeof data.status === 'number' ? { status: data.status } : {}),
   };
 }
@@ -415,44 +450,50 @@ export function transcriptFromEvents(events: readonly StoredEvent[], turnInProgr
   // Older streams do not name the model on the message: the request before it does.
   let requested: AnsweredBy | undefined;
   for (const event of events) {
-    const data = (event.data ?? {}) as Record<string, any>;
     switch (event.type) {
       case 'SessionCleared':
         items = [];
         break;
       case 'ModelRequested':
-        requested = answeredByOf(data);
+        requested = answeredByOf(storedData<'ModelRequested'>(event.data));
         break;
       case 'MessageSent':
-        items = appendMessage(items, data as MessageData, requested);
+        items = appendMessage(items, event.data as MessageData, requested);
         break;
-      case 'ToolGroupLoaded':
-        if (data.source?.kind === 'tool_call') {
+      case 'ToolGroupLoaded': {
+        const d = storedData<'ToolGroupLoaded'>(event.data);
+        const source = fields<Extract<ToolGroupLoadSource, { readonly kind: 'tool_call' }>>(d.source);
+        if (source.kind === 'tool_call') {
           items = updateLast(
             items,
-            (item) => item.kind === 'tool' && item.callId === data.source.callId && item.toolName === LOAD_TOOL_GROUP,
-            (item) => ({ ...(item as ToolItem), loadedGroup: String(data.groupName) }),
+            (item) => item.kind === 'tool' && item.callId === source.callId && item.toolName === LOAD_TOOL_GROUP,
+            (item) => ({ ...(item as ToolItem), loadedGroup: asText(d.groupName) }),
           );
         }
         break;
-      case 'ConversationCompacted':
+      }
+      case 'ConversationCompacted': {
+        const d = storedData<'ConversationCompacted'>(event.data);
         items.push({
           kind: 'compacted',
           key: event.metadata?.eventId ?? `compacted-${event.revision}`,
-          detail: `${Number(data.summarisedMessages ?? 0)} earlier messages were summarised for the model (${compactionCause(String(data.trigger))}).`,
+          detail: `${Number(d.summarisedMessages ?? 0)} earlier messages were summarised for the model (${compactionCause(asText(d.trigger))}).`,
         });
         break;
+      }
       // Superseded messages stay in the stream (and the audit); the chat shows the conversation as the model now has it.
       case 'TurnRetried':
-        items = supersede(items, String(data.messageId), 'retry');
+        items = supersede(items, asText(storedData<'TurnRetried'>(event.data).messageId), 'retry');
         break;
       case 'UserMessageEdited':
-        items = supersede(items, String(data.messageId), 'edit');
+        items = supersede(items, asText(storedData<'UserMessageEdited'>(event.data).messageId), 'edit');
         break;
-      case 'TurnFinished':
-        if (data.reason !== 'completed')
-          items.push({ kind: 'turn-stop', key: event.metadata?.eventId ?? `stop-${event.revision}`, reason: String(data.reason), detail: String(data.detail ?? '') });
+      case 'TurnFinished': {
+        const d = storedData<'TurnFinished'>(event.data);
+        if (d.reason !== 'completed')
+          items.push({ kind: 'turn-stop', key: event.metadata?.eventId ?? `stop-${event.revision}`, reason: asText(d.reason), detail: asText(d.detail) });
         break;
+      }
     }
   }
   return settleStored(items, turnInProgress);
