@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readSync, statSync, utimesSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { AttachmentRef } from '@oneclaw/core';
 import { safeUnlink, syncDirectory } from '../persistence/durable-file';
@@ -20,7 +20,8 @@ export function isAttachmentHash(value: string): boolean {
  * attachment-storage.md): `<dir>/<sha256>` holds the bytes, `<dir>/<sha256>.json` the name it was
  * first uploaded with. A file is written once (temp file, fsync, hard link into place), so a
  * reader never sees half of it, an upload of the same bytes again writes nothing, and replicas
- * sharing the folder cannot corrupt each other. Nothing is ever rewritten or deleted by the server.
+ * sharing the folder cannot corrupt each other. Nothing is ever rewritten or deleted by the server;
+ * `oneclaw attachments gc` removes files no message refers to (attachment-gc.ts).
  */
 export class AttachmentStore {
   readonly maxBytes: number;
@@ -120,8 +121,11 @@ function writeOnce(target: string, content: Buffer): void {
     try {
       linkSync(temp, target);
     } catch (error) {
-      // Already stored (same bytes, same hash): nothing to do.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Already stored (same bytes, same hash). Uploaded again now: young again, so the
+      // collection of files no message refers to (attachment-gc.ts) leaves it for its message.
+      const now = new Date();
+      utimesSync(target, now, now);
     }
   } finally {
     safeUnlink(temp);

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { activeToolSet, executeSessionCommand, type AuditTrail, type SessionCommand } from '@oneclaw/core';
 import { steppingClock, testCatalogue } from '@oneclaw/core/testing';
 import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
+import { AttachmentStore } from '../attachments/attachment-store';
 import { EXIT, runCli } from './oneclaw';
 
 /** Collects what the CLI writes, as the terminal would show it. */
@@ -89,15 +90,23 @@ describe('oneclaw CLI on a real SQLite store', () => {
     expect(out.stderr).toBe(`no session nope in the SQLite store ${path.join(dir, 'events.db')}\n`);
   });
 
-  it.each([[[]], [['frobnicate']], [['replay']], [['replay', 'a', 'b']], [['replay', '--colour', sessionId]], [['serve', '--port', '1']]])(
-    'bad usage %j exits 64 with the usage text on stderr',
-    async (argv) => {
-      const { out, io } = capture();
-      expect(await runCli(argv, io, env)).toBe(EXIT.usage);
-      expect(out.stdout).toBe('');
-      expect(out.stderr).toMatch(/^oneclaw: .+\n\nUsage: oneclaw <command>/);
-    },
-  );
+  it.each([
+    [[]],
+    [['frobnicate']],
+    [['replay']],
+    [['replay', 'a', 'b']],
+    [['replay', '--colour', sessionId]],
+    [['serve', '--port', '1']],
+    [['attachments']],
+    [['attachments', 'purge']],
+    [['attachments', 'gc', '--min-age-hours', 'soon']],
+    [['attachments', 'gc', '--min-age-hours=-1']],
+  ])('bad usage %j exits 64 with the usage text on stderr', async (argv) => {
+    const { out, io } = capture();
+    expect(await runCli(argv, io, env)).toBe(EXIT.usage);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^oneclaw: .+\n\nUsage: oneclaw <command>/);
+  });
 
   it('--help prints the usage on stdout and exits 0', async () => {
     const { out, io } = capture();
@@ -111,5 +120,32 @@ describe('oneclaw CLI on a real SQLite store', () => {
     expect(await runCli(['replay', sessionId], io, { ...env, ONECLAW_PROVIDER: 'nonsense' })).toBe(EXIT.config);
     expect(out.stderr).toContain('ONECLAW_PROVIDER');
     expect(out.stderr).not.toContain(SECRET);
+  });
+
+  it('attachments gc removes an old upload no message names and keeps the rest; --dry-run only says so', async () => {
+    const files = new AttachmentStore(path.join(dir, 'attachments'));
+    const orphan = files.put(Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('never sent')]), 'image/png', 'draft.png');
+    const young = files.put(Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('just uploaded')]), 'image/png', 'new.png');
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000);
+    for (const name of [orphan.hash, `${orphan.hash}.json`]) fs.utimesSync(path.join(files.dir, name), dayAgo, dayAgo);
+
+    const dry = capture();
+    expect(await runCli(['attachments', 'gc', '--dry-run'], dry.io, env)).toBe(EXIT.ok);
+    expect(dry.out.stdout).toBe(
+      `would remove ${orphan.hash} (${orphan.bytes} bytes)\n` +
+        `${files.dir}: 0 referenced by messages (kept), 1 not yet referenced but younger than 24 h (kept), 1 to remove (${orphan.bytes} bytes); dry run, nothing removed.\n`,
+    );
+    expect(files.describe(orphan.hash)).toBeDefined();
+
+    const real = capture();
+    expect(await runCli(['attachments', 'gc'], real.io, env)).toBe(EXIT.ok);
+    expect(real.out.stdout).toContain(`removed ${orphan.hash} (${orphan.bytes} bytes)\n`);
+    expect(real.out.stderr).toBe('');
+    expect(files.describe(orphan.hash)).toBeUndefined();
+    expect(files.describe(young.hash)).toEqual(young);
+    // --min-age-hours 0: nothing waits, so the upload just made goes too.
+    const now = capture();
+    expect(await runCli(['attachments', 'gc', '--min-age-hours', '0'], now.io, env)).toBe(EXIT.ok);
+    expect(files.describe(young.hash)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAuditTrail, sessionStreamId, type EventStore } from '@oneclaw/core';
+import { collectAttachments } from '../attachments/attachment-gc';
 import { formatAuditTrail } from '../audit/format-audit-trail';
 import { loadServerConfig, secretsOf, urlSecrets, type ServerConfig } from '../server-config';
 
@@ -20,12 +21,18 @@ export const EXIT = {
   config: 78,
 } as const;
 
+/** An upload younger than this may still be waiting for its message to be sent. */
+const DEFAULT_MIN_AGE_HOURS = 24;
+
 export const USAGE = `Usage: oneclaw <command>
 
 Commands:
   serve                          start the server (configured from the environment)
   replay <session-id> [--json]   print a session's events and the tools the model saw
                                  at each request, with why each tool was there
+  attachments gc [--dry-run] [--min-age-hours N]
+                                 remove attached files no message refers to (uploads
+                                 never sent), once older than N hours (default 24)
   help, --help                   show this text
 
 The store is the SQLite file events.db in ONECLAW_DATA_DIR (default ./data), or
@@ -54,6 +61,8 @@ export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.Pro
       return EXIT.ok;
     case 'replay':
       return replayCommand(rest, io, env);
+    case 'attachments':
+      return attachmentsCommand(rest, io, env);
     case undefined:
       return usageError(io, 'a command is required.');
     default:
@@ -61,45 +70,31 @@ export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.Pro
   }
 }
 
-async function replayCommand(args: readonly string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+/** A command's options and positionals, or its exit code once the usage is printed (asked for with --help, or wrong). */
+function commandArgs<O extends Record<string, { readonly type: 'boolean' | 'string' }>>(args: readonly string[], options: O, io: CliIo) {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...args],
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseArgs({ args: [...args], options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (error) {
     return usageError(io, (error as Error).message);
   }
-  if (parsed.values.help) {
+  if ((parsed.values as { help?: boolean }).help) {
     io.stdout.write(USAGE);
     return EXIT.ok;
   }
+  return parsed as { readonly values: { readonly [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string }; readonly positionals: string[] };
+}
+
+async function replayCommand(args: readonly string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const parsed = commandArgs(args, { json: { type: 'boolean' } }, io);
+  if (typeof parsed === 'number') return parsed;
   const [sessionId, ...extra] = parsed.positionals;
   if (sessionId === undefined || sessionId.trim() === '') return usageError(io, "'replay' needs a session id.");
   if (extra.length > 0) return usageError(io, `'replay' takes one session id, got ${parsed.positionals.length}.`);
 
-  let config: ServerConfig;
-  try {
-    config = loadServerConfig(env);
-  } catch (error) {
-    // Config errors name the variable and what is wrong with it; they are written not to echo secrets.
-    io.stderr.write(`oneclaw: ${(error as Error).message}\n`);
-    return EXIT.config;
-  }
-
-  const where = storeDescription(config);
-  let store: EventStore;
-  try {
-    // Loaded here, not at the top: help and usage errors should not load the store clients (gRPC for KurrentDB, pg).
-    const { openEventStore } = require('../persistence/open-event-store') as typeof import('../persistence/open-event-store');
-    store = await openEventStore(config);
-  } catch (error) {
-    io.stderr.write(`oneclaw: cannot open ${where}: ${safeMessage(error, config)}\n`);
-    return EXIT.failure;
-  }
+  const opened = await openStore(io, env);
+  if (typeof opened === 'number') return opened;
+  const { store, config, where } = opened;
   try {
     const events = await store.readStream(sessionStreamId(sessionId));
     if (events.length === 0) {
@@ -114,6 +109,59 @@ async function replayCommand(args: readonly string[], io: CliIo, env: NodeJS.Pro
     return EXIT.failure;
   } finally {
     // A failed close after a complete read changes nothing for the reader; the outcome stands.
+    await store.close().catch(() => undefined);
+  }
+}
+
+/** The configured store, or the exit code after saying why it cannot be opened. */
+async function openStore(io: CliIo, env: NodeJS.ProcessEnv): Promise<{ readonly store: EventStore; readonly config: ServerConfig; readonly where: string } | number> {
+  let config: ServerConfig;
+  try {
+    config = loadServerConfig(env);
+  } catch (error) {
+    // Config errors name the variable and what is wrong with it; they are written not to echo secrets.
+    io.stderr.write(`oneclaw: ${(error as Error).message}\n`);
+    return EXIT.config;
+  }
+  const where = storeDescription(config);
+  try {
+    // Loaded here, not at the top: help and usage errors should not load the store clients (gRPC for KurrentDB, pg).
+    const { openEventStore } = require('../persistence/open-event-store') as typeof import('../persistence/open-event-store');
+    return { store: await openEventStore(config), config, where };
+  } catch (error) {
+    io.stderr.write(`oneclaw: cannot open ${where}: ${safeMessage(error, config)}\n`);
+    return EXIT.failure;
+  }
+}
+
+async function attachmentsCommand(args: readonly string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const parsed = commandArgs(args, { 'dry-run': { type: 'boolean' }, 'min-age-hours': { type: 'string' } }, io);
+  if (typeof parsed === 'number') return parsed;
+  if (parsed.positionals.join(' ') !== 'gc') return usageError(io, "'attachments' takes one subcommand: gc.");
+  const hours = Number(parsed.values['min-age-hours'] ?? DEFAULT_MIN_AGE_HOURS);
+  if (parsed.values['min-age-hours']?.trim() === '' || !Number.isFinite(hours) || hours < 0) {
+    return usageError(io, `--min-age-hours must be a number of hours, 0 or more (got '${parsed.values['min-age-hours']}').`);
+  }
+
+  const opened = await openStore(io, env);
+  if (typeof opened === 'number') return opened;
+  const { store, config, where } = opened;
+  const dryRun = parsed.values['dry-run'] === true;
+  try {
+    const report = await collectAttachments(store, config.attachmentsDir, { minAgeMs: hours * 3_600_000, now: Date.now(), dryRun });
+    const bytes = report.unreferenced.reduce((sum, file) => sum + file.bytes, 0);
+    const verb = dryRun ? 'would remove' : 'removed';
+    for (const file of report.unreferenced) io.stdout.write(`${verb} ${file.hash} (${file.bytes} bytes)\n`);
+    for (const name of report.leftovers) io.stdout.write(`${verb} ${name} (left by an interrupted upload)\n`);
+    io.stdout.write(
+      `${config.attachmentsDir}: ${report.referenced} referenced by messages (kept), ${report.young} not yet referenced but younger than ${hours} h (kept), ` +
+        `${report.unreferenced.length} ${dryRun ? 'to remove' : 'removed'} (${bytes} bytes)${dryRun ? '; dry run, nothing removed' : ''}.\n`,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    io.stderr.write(`oneclaw: attachments gc failed (${where}, ${config.attachmentsDir}): ${safeMessage(error, config)}\n`);
+    return EXIT.failure;
+  } finally {
     await store.close().catch(() => undefined);
   }
 }
