@@ -63,14 +63,16 @@ describeWithPostgres('PostgresEventStore on a real PostgreSQL', (cluster) => {
     return client;
   };
 
-  it('PG-01 the schema: one events table with unique (stream, revision) and (stream, event id), a migrations table at the current version', async () => {
+  it('PG-01 the schema: one events table with unique (stream, revision) and (stream, event id), a snapshots table, a migrations table at the current version', async () => {
     const url = await cluster().createDatabase();
     const store = await open(url);
     await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
     const client = await raw(url);
     const migrations = await client.query('SELECT version FROM oneclaw.schema_migrations ORDER BY version');
-    expect(migrations.rows).toEqual([{ version: 1 }]);
-    expect(POSTGRES_SCHEMA_VERSION).toBe(1);
+    expect(migrations.rows).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(POSTGRES_SCHEMA_VERSION).toBe(2);
+    const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'oneclaw' ORDER BY table_name`);
+    expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual(['event_positions', 'events', 'schema_migrations', 'snapshots']);
     // The schema itself refuses a second row for a revision or an event id, even from outside the store.
     const insert = (revision: number, eventId: string, position: number) =>
       client.query(`INSERT INTO oneclaw.events (position, stream_id, revision, event_id, type, data, metadata) VALUES ($1, 'session-A', $2, $3, 'T', '{}', '{}')`, [
@@ -81,7 +83,7 @@ describeWithPostgres('PostgresEventStore on a real PostgreSQL', (cluster) => {
     expect(await failure(insert(0, 'other', 100))).toMatchObject({ code: '23505' });
     expect(await failure(insert(1, 'e1', 101))).toMatchObject({ code: '23505' });
     const info = await store.connectionInfo();
-    expect(info).toMatchObject({ schema: 'oneclaw', schemaVersion: 1, synchronousCommit: 'on', poolSize: 10 });
+    expect(info).toMatchObject({ schema: 'oneclaw', schemaVersion: 2, synchronousCommit: 'on', poolSize: 10 });
     expect(info.serverVersion).toMatch(/^\d+/);
     expect(info.target).toBe(`127.0.0.1:${cluster().port}/${new URL(url).pathname.slice(1)}`);
   });
@@ -92,7 +94,24 @@ describeWithPostgres('PostgresEventStore on a real PostgreSQL', (cluster) => {
     const again = await open(url);
     expect((await again.readAll()).map((e) => e.streamId).sort()).toEqual(['session-0', 'session-1', 'session-2', 'session-3', 'session-4']);
     const client = await raw(url);
-    expect((await client.query('SELECT count(*)::int AS n FROM oneclaw.schema_migrations')).rows).toEqual([{ n: 1 }]);
+    expect((await client.query('SELECT count(*)::int AS n FROM oneclaw.schema_migrations')).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('PG-02 a store made by version 1 (no snapshots table) is migrated to 2 on connect, its events kept', async () => {
+    const url = await cluster().createDatabase();
+    const store = await open(url);
+    await store.append('session-A', [testEvent('e1'), testEvent('e2')], { expectedRevision: 'no_stream' });
+    await store.close();
+    const client = await raw(url);
+    // What a version 1 deployment has: no snapshots table, one migration row.
+    await client.query('DROP TABLE oneclaw.snapshots');
+    await client.query('DELETE FROM oneclaw.schema_migrations WHERE version = 2');
+    const again = await open(url);
+    expect((await again.connectionInfo()).schemaVersion).toBe(2);
+    expect((await again.readStream('session-A')).map((e) => e.metadata.eventId)).toEqual(['e1', 'e2']);
+    const snapshot = { streamId: 'session-A', projection: 'session', version: 1, revision: 1, eventId: 'e2', state: '{}', takenAt: '2026-11-26T00:00:00.000Z' };
+    expect(await again.snapshotStore().write(snapshot)).toBe(true);
+    expect(await again.snapshotStore().read('session-A', 'session')).toEqual(snapshot);
   });
 
   it('PG-03 a schema newer than this build is refused with storage_corrupt, and left untouched', async () => {
@@ -101,12 +120,12 @@ describeWithPostgres('PostgresEventStore on a real PostgreSQL', (cluster) => {
     await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
     await store.close();
     const client = await raw(url);
-    await client.query('INSERT INTO oneclaw.schema_migrations (version) VALUES (2)');
+    await client.query('INSERT INTO oneclaw.schema_migrations (version) VALUES (3)');
     const error = await failure(PostgresEventStore.connect(url));
     expect(error).toBeInstanceOf(StorageCorruptError);
-    expect(error).toMatchObject({ code: 'storage_corrupt', details: { schemaVersion: 2, supported: 1, reason: 'schema_too_new' } });
+    expect(error).toMatchObject({ code: 'storage_corrupt', details: { schemaVersion: 3, supported: 2, reason: 'schema_too_new' } });
     expect(error.message).toContain('run the newer OneClaw on every replica');
-    expect((await client.query('SELECT max(version)::int AS v FROM oneclaw.schema_migrations')).rows).toEqual([{ v: 2 }]);
+    expect((await client.query('SELECT max(version)::int AS v FROM oneclaw.schema_migrations')).rows).toEqual([{ v: 3 }]);
     expect((await client.query('SELECT count(*)::int AS n FROM oneclaw.events')).rows).toEqual([{ n: 1 }]);
   });
 

@@ -24,6 +24,7 @@ import {
 } from '@oneclaw/core';
 import { PostgresConfigError, checkPostgresUrl, describeTarget, toStoreError } from './postgres-errors';
 import { migrate, quoteSchema } from './postgres-migrations';
+import { PostgresSnapshotStore } from './postgres-snapshot-store';
 
 export interface PostgresEventStoreOptions extends Partial<EventStoreLimits> {
   /**
@@ -166,6 +167,11 @@ export class PostgresEventStore implements EventStore {
     } catch (error) {
       throw toStoreError(error, 'read', this.errorContext);
     }
+  }
+
+  /** Snapshots kept in this store's schema, on its pool (checked against its events, SQL-04). */
+  snapshotStore(): PostgresSnapshotStore {
+    return new PostgresSnapshotStore(this.pool, quoteSchema(this.schema), () => this.assertOpen(), this.errorContext);
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,8 @@ import type { PoolClient } from 'pg';
  *   exact JSON text the core serialized, not `jsonb`, which would reorder keys.
  * - `event_positions`: one row holding the last position handed out. Every append locks it first
  *   (`SELECT ... FOR UPDATE`), which makes appends commit in position order.
+ * - `snapshots` (version 2): the latest checkpoint per stream and projection
+ *   (`PostgresSnapshotStore`); a cache of the events, never read by an append.
  */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE $schema.events (
@@ -30,6 +32,16 @@ const MIGRATIONS: readonly string[] = [
      last_position bigint  NOT NULL
    );
    INSERT INTO $schema.event_positions (last_position) VALUES (0);`,
+  `CREATE TABLE $schema.snapshots (
+     stream_id   text    NOT NULL,
+     projection  text    NOT NULL,
+     version     integer NOT NULL,
+     revision    bigint  NOT NULL,
+     event_id    text    NOT NULL,
+     state       text    NOT NULL,
+     taken_at    text    NOT NULL,
+     PRIMARY KEY (stream_id, projection)
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -17,20 +17,14 @@ import {
   type SerializedEvent,
   loadSessionState,
   sessionSnapshotOf,
-  decide,
-  deterministicIds,
-  evolve,
-  initialSessionState,
   replay,
   sessionStreamId,
   type EventEnvelope,
   type EventStore,
-  type SessionCommand,
   type SessionEvent,
-  type SessionState,
   type SnapshotStore,
-  type ToolCatalogue,
 } from '@oneclaw/core';
+import { longSession, longSessionCatalogue as catalogue } from '@oneclaw/core/testing/long-session';
 import type { Task } from 'tinybench' with { 'resolution-mode': 'import' };
 import Database from 'better-sqlite3';
 import { SqliteEventStore } from '../sqlite-event-store';
@@ -39,47 +33,6 @@ import { sqliteVersion } from '../sqlite-version';
 const SESSION_EVENTS = 10_000;
 /** The server writes a snapshot every 500 events (ONECLAW_SNAPSHOT_EVERY): a cold load folds 0 to 499 after it. */
 const SNAPSHOT_EVERY = 500;
-
-// @oneclaw/core/testing pulls in @jest/globals, which refuses to load outside Jest: a catalogue of our own.
-const groups = Object.fromEntries(Array.from({ length: 12 }, (_, g) => [`group_${g}`, Array.from({ length: 6 }, (_, t) => `group_${g}_tool_${t}`)]));
-const catalogue: ToolCatalogue = {
-  coreToolNames: () => ['load_tool_group', 'get_current_time', 'read_file', 'write_file'],
-  hasGroup: (name) => name in groups,
-  groupToolNames: (name) => groups[name] ?? [],
-  groupNames: () => Object.keys(groups),
-  isToolEnabled: () => true,
-};
-
-/** A chat with tool use as the agent loop records it: user, model request, tool call, result, reply. */
-function buildSession(sessionId: string, size: number): SessionEvent[][] {
-  const batches: SessionEvent[][] = [];
-  let state: SessionState = initialSessionState;
-  let t = Date.UTC(2026, 0, 1);
-  let n = 0;
-  const record = (command: SessionCommand): void => {
-    const events = decide(command, state, { now: () => new Date((t += 1000)), newId: deterministicIds(`${sessionId}-c${n++}`), catalogue });
-    for (const event of events) state = evolve(state, event);
-    if (events.length > 0) batches.push(events);
-  };
-  record({ type: 'StartSession', sessionId, agentId: 'default' });
-  for (let turn = 0; state.eventCount < size; turn++) {
-    const steps: SessionCommand[] = [
-      { type: 'RecordUserMessage', messageId: `u${turn}`, text: `Turn ${turn}: please look through my files and summarise what changed since yesterday.` },
-      { type: 'RecordModelRequest', provider: 'anthropic', model: 'claude', toolNames: activeToolSet(state, catalogue), schemaTokens: 1800 },
-      {
-        type: 'RecordAssistantMessage',
-        messageId: `a${turn}`,
-        text: '',
-        toolCalls: [{ callId: `call${turn}`, toolName: 'read_file', arguments: { path: `notes/day-${turn}.md` } }],
-      },
-      { type: 'RecordToolResult', messageId: `r${turn}`, callId: `call${turn}`, toolName: 'read_file', durationMs: 12, status: 'success', result: 'x'.repeat(300) },
-      { type: 'RecordAssistantMessage', messageId: `s${turn}`, text: `Summary for turn ${turn}: three files changed, nothing urgent.`, toolCalls: [] },
-    ];
-    if (turn % 25 === 0) steps.push({ type: 'LoadToolGroup', groupName: `group_${(turn / 25) % 12}`, source: { kind: 'user' } });
-    for (const step of steps) if (state.eventCount < size) record(step);
-  }
-  return batches;
-}
 
 async function fill(store: EventStore, streamId: string, batches: readonly SessionEvent[][]): Promise<void> {
   let expectedRevision: number | 'no_stream' = 'no_stream';
@@ -162,7 +115,7 @@ async function main(): Promise<void> {
     const append = new Bench({ time: 2000, warmupTime: 200 });
     for (const [name, store] of stores) append.add(`append:${name}`, appender(store, 'session-append'));
 
-    const session = buildSession('bench', SESSION_EVENTS);
+    const session = longSession('bench', SESSION_EVENTS);
     const streamId = sessionStreamId('bench');
     for (const [, store] of stores) await fill(store, streamId, session);
     const snapshotStores: Record<string, SnapshotStore> = { sqlite: sqlite.snapshotStore(), memory: new InMemorySnapshotStore() };

@@ -2,7 +2,8 @@ import { afterEach, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RecordedEvent } from '@oneclaw/core';
+import { SESSION_PROJECTION, SESSION_PROJECTION_VERSION, sessionStreamId, type RecordedEvent, type StoredSnapshot } from '@oneclaw/core';
+import { PostgresEventStore } from '@oneclaw/event-store-postgres';
 import { describeWithPostgres } from '@oneclaw/event-store-postgres/testing';
 import { fakeReply, startFakeModelServer, type FakeModelServer } from '@oneclaw/model-providers/testing';
 import { callServer, ServerProcessGroup } from '../testing/server-process';
@@ -71,6 +72,36 @@ describeWithPostgres('a server process on PostgreSQL (ONECLAW_POSTGRES_URL, FAKE
     // The last turn saw the loaded group's tools: the group survived the restart in the store.
     const lastRequest = fake.requests.at(-1)?.body as { tools?: { name: string }[] };
     expect(lastRequest.tools?.map((t) => t.name)).toEqual(expect.arrayContaining(['create_provider']));
+  }, 180_000);
+
+  it('PG-24 sessions are checkpointed in PostgreSQL: a turn writes a snapshot row, and a restarted server loads the session from it', async () => {
+    const { fake, start, api, databaseUrl } = await setUp();
+    const first = await start('replica-a', { ONECLAW_SNAPSHOT_EVERY: '4' });
+    await api(first.url, 'POST', '/api/sessions', { sessionId: 'snap' });
+    await api(first.url, 'PATCH', '/api/sessions/snap', { title: 'Before the snapshot' });
+    fake.enqueue(fakeReply.text('Noted.'));
+    expect(await api(first.url, 'POST', '/api/sessions/snap/messages', { text: 'remember this' })).toMatchObject({ reason: 'completed' });
+    const store = await PostgresEventStore.connect(databaseUrl);
+    try {
+      // Written in the background after the append that passed revision 4.
+      let snapshot: StoredSnapshot | undefined;
+      for (const deadline = Date.now() + 30_000; !snapshot && Date.now() < deadline;) {
+        snapshot = await store.snapshotStore().read(sessionStreamId('snap'), SESSION_PROJECTION);
+        if (!snapshot) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(snapshot).toMatchObject({ version: SESSION_PROJECTION_VERSION, revision: expect.any(Number) });
+      expect(snapshot?.state).toContain('Before the snapshot');
+      await first.server.kill();
+      // Marks the checkpoint (same revision and event, so the store accepts it): a server that
+      // loads the session from it shows the mark; one that replayed the events would not.
+      expect(
+        await store.snapshotStore().write({ ...(snapshot as StoredSnapshot), state: (snapshot as StoredSnapshot).state.replace('Before the snapshot', 'Read from the snapshot') }),
+      ).toBe(true);
+    } finally {
+      await store.close();
+    }
+    const second = await start('replica-a', { ONECLAW_SNAPSHOT_EVERY: '4' });
+    expect(await api(second.url, 'GET', '/api/sessions/snap')).toMatchObject({ sessionId: 'snap', title: 'Read from the snapshot' });
   }, 180_000);
 
   it('PG-21 two server processes on one database: a session written through one is read, listed and continued through the other', async () => {

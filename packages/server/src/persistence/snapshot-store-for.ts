@@ -1,11 +1,13 @@
 import type { EventStore, SnapshotStore } from '@oneclaw/core';
-import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 
 /**
- * The snapshot store that goes with an event store: SQLite keeps snapshots in its own file (and
- * checks each against its log). Other adapters (KurrentDB, PostgreSQL, in-memory) have none yet,
- * so their sessions are replayed in full on a cold load (docs/event-store.md, "Snapshots").
+ * The snapshot store that goes with an event store: SQLite keeps snapshots in its own file,
+ * PostgreSQL in its own schema, each checking every snapshot against its log (SQL-04). KurrentDB
+ * and the in-memory store have none, so their sessions are replayed in full on a cold load
+ * (docs/event-store.md, "Snapshots"). Found by the method rather than by class, so that the
+ * PostgreSQL client is loaded only when it is configured.
  */
 export function snapshotStoreFor(store: EventStore): SnapshotStore | undefined {
-  return store instanceof SqliteEventStore ? store.snapshotStore() : undefined;
+  const withSnapshots = store as EventStore & { snapshotStore?: () => SnapshotStore };
+  return typeof withSnapshots.snapshotStore === 'function' ? withSnapshots.snapshotStore() : undefined;
 }
