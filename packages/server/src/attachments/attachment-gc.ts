@@ -52,7 +52,8 @@ export async function collectAttachments(store: EventStore, dir: string, options
   const present = new Set(names);
   const isOld = (name: string): { old: boolean; bytes: number } | undefined => {
     const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
-    return stat && { old: options.now - stat.mtimeMs >= options.minAgeMs, bytes: stat.size };
+    // A file stamped after `now` (the same millisecond, or a clock set back) counts as age 0.
+    return stat && { old: Math.max(0, options.now - stat.mtimeMs) >= options.minAgeMs, bytes: stat.size };
   };
   const remove = (name: string) => {
     if (!options.dryRun) safeUnlink(path.join(dir, name));
