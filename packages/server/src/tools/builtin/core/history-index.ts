@@ -137,7 +137,7 @@ export class HistoryIndex {
       params.liveAfter = this.clearedAt.get(live) ?? -1;
     }
     const rows = db
-      .prepare(`SELECT text, kind, date, session_id, role, category, bm25(docs) AS rank FROM docs WHERE ${where.join(' AND ')} ORDER BY rank LIMIT @limit`)
+      .prepare(`SELECT coalesce(shown, text) AS text, kind, date, session_id, role, category, bm25(docs) AS rank FROM docs WHERE ${where.join(' AND ')} ORDER BY rank LIMIT @limit`)
       .all(params) as DocRow[];
     const shown = [...terms, ...[...spellings.values()].flat()];
     return rows.map((row) => toHit(row, shown));
@@ -171,8 +171,10 @@ export class HistoryIndex {
       db.pragma('synchronous = OFF');
       db.pragma('cache_size = -2000');
       // Letters, digits, private-use characters and marks make words: Indic and Thai words keep their vowel signs.
+      // `text` is what is searched (Chinese and Japanese spaced, see `indexedText`); `shown`, the
+      // message as written when that differs, is what a hit shows.
       db.exec(`
-        CREATE VIRTUAL TABLE docs USING fts5(text, kind UNINDEXED, date UNINDEXED, session_id UNINDEXED, role UNINDEXED, category UNINDEXED, position UNINDEXED, tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
+        CREATE VIRTUAL TABLE docs USING fts5(text, shown UNINDEXED, kind UNINDEXED, date UNINDEXED, session_id UNINDEXED, role UNINDEXED, category UNINDEXED, position UNINDEXED, tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
         CREATE VIRTUAL TABLE terms USING fts5vocab(docs, 'row');
       `);
     } catch (error) {
@@ -185,16 +187,16 @@ export class HistoryIndex {
 
   /** One page of the store's events: its messages go into the index in one transaction. */
   private applyPage(events: readonly RecordedEvent[]): void {
-    const docs: (readonly [text: string, date: string, sessionId: string, role: string, position: number])[] = [];
+    const docs: (readonly [text: string, shown: string | null, date: string, sessionId: string, role: string, position: number])[] = [];
     for (const event of events) {
       const read = historyEventOf(event);
       if (read === null) continue;
       if (read.type === 'cleared') this.clearedAt.set(read.sessionId, event.position);
-      else docs.push([read.text.normalize('NFC'), this.dates.format(new Date(event.metadata.occurredAt)), read.sessionId, read.role, event.position]);
+      else docs.push([...indexedText(read.text), this.dates.format(new Date(event.metadata.occurredAt)), read.sessionId, read.role, event.position]);
     }
     if (docs.length === 0) return;
     const db = this.open();
-    const insert = db.prepare("INSERT INTO docs (text, kind, date, session_id, role, position) VALUES (?, 'session', ?, ?, ?, ?)");
+    const insert = db.prepare("INSERT INTO docs (text, shown, kind, date, session_id, role, position) VALUES (?, ?, 'session', ?, ?, ?, ?)");
     db.transaction(() => {
       for (const doc of docs) insert.run(...doc);
     })();
@@ -204,10 +206,10 @@ export class HistoryIndex {
     const snapshot = this.options.memory.snapshot();
     if (snapshot.version === this.memoryVersion) return;
     const db = this.open();
-    const insert = db.prepare("INSERT INTO docs (text, kind, date, category) VALUES (?, 'memory', ?, ?)");
+    const insert = db.prepare("INSERT INTO docs (text, shown, kind, date, category) VALUES (?, ?, 'memory', ?, ?)");
     db.transaction(() => {
       db.prepare("DELETE FROM docs WHERE kind = 'memory'").run();
-      for (const entry of snapshot.entries) insert.run(entry.text.normalize('NFC'), entry.date, entry.category);
+      for (const entry of snapshot.entries) insert.run(...indexedText(entry.text), entry.date, entry.category);
     })();
     this.memoryVersion = snapshot.version;
   }
@@ -232,7 +234,7 @@ export class HistoryIndex {
     const db = this.open();
     const messagesWith = db.prepare('SELECT doc FROM terms WHERE term = ?').pluck();
     const candidatesOf = db.prepare('SELECT term FROM terms WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?').pluck();
-    for (const term of terms.filter((t) => [...t].length >= 5).slice(0, MAX_FUZZY_TERMS)) {
+    for (const term of terms.filter((t) => [...t].length >= 5 && !UNSPACED.test(t)).slice(0, MAX_FUZZY_TERMS)) {
       const folded = foldLatin(term);
       if (((messagesWith.get(folded) as number | undefined) ?? 0) >= enough) continue;
       const max = maxEdits(folded);
@@ -293,8 +295,30 @@ export function foldLatin(text: string): string {
     .toLowerCase();
 }
 
+/** Han, Hiragana and Katakana: scripts written without spaces between words. */
+const UNSPACED = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
+const UNSPACED_EACH = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/gu;
+
+function spaceUnspaced(text: string): string {
+  return text.replace(UNSPACED_EACH, ' $& ');
+}
+
 /**
- * Any of the words, each as itself, by prefix from 3 letters, and in the spellings found for it.
+ * What the index searches for a text, and what a hit shows when that differs. FTS5's unicode61
+ * tokenizer splits words at spaces and punctuation, so a Chinese or Japanese sentence would be
+ * one word and `設定` would not find `データベースの設定を変更しました`. Each of their characters is
+ * indexed as a word of its own instead, and a query's run of them is searched as a phrase (the
+ * characters next to each other), as search engines without a dictionary do. Korean is written
+ * with spaces and needs nothing (its particles are found by prefix).
+ */
+export function indexedText(text: string): [indexed: string, shown: string | null] {
+  const nfc = text.normalize('NFC');
+  return UNSPACED.test(nfc) ? [spaceUnspaced(nfc), nfc] : [nfc, null];
+}
+
+/**
+ * Any of the words, each as itself, by prefix from 3 letters, and in the spellings found for it;
+ * a Chinese or Japanese word as the phrase of its characters (`indexedText`).
  * A document with the exact word matches both the word and its prefix, so it ranks above one
  * that only starts with it. Every word is quoted: nothing in a query is FTS5 syntax.
  */
@@ -302,6 +326,11 @@ function matchExpression(terms: readonly string[], spellings: ReadonlyMap<string
   const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
   const parts: string[] = [];
   for (const term of terms) {
+    // Chinese or Japanese: its characters in a row, as a phrase of the one-character words the index holds.
+    if (UNSPACED.test(term)) {
+      parts.push(quote(spaceUnspaced(term)));
+      continue;
+    }
     parts.push(quote(term));
     if ([...term].length >= 3) parts.push(`${quote(term)}*`);
     for (const spelling of spellings.get(term) ?? []) parts.push(quote(spelling));

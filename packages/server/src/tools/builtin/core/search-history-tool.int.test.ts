@@ -320,6 +320,21 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     }
   });
 
+  it('finds a Chinese or Japanese word inside a sentence written without spaces, shows the sentence as written, and not its characters apart', async () => {
+    await conversation('cjk', '2025-03-01', [
+      ['user', 'データベースの設定を変更しました'],
+      ['assistant', '我们明天在北京开会。'],
+      ['user', '定期的な設備の点検'],
+    ]);
+    const settings = text(await search({ query: '設定' }));
+    expect(settings).toMatch(/^1 result for "設定"/);
+    expect(settings).toContain('データベースの設定を変更しました');
+    expect(text(await search({ query: 'データベース' }))).toContain('データベースの設定を変更しました');
+    expect(text(await search({ query: '北京' }))).toContain('我们明天在北京开会。');
+    // 設 and 定 are both in the third message, but not next to each other.
+    expect(text(await search({ query: '定設' }))).toMatch(/^No results/);
+  });
+
   it('shows the accented word a folded query matched in the snippet', async () => {
     await conversation('long-accents', '2025-03-01', [['user', `${'filler words here '.repeat(30)}and then the Café Brasileira at the end`]]);
     expect(text(await search({ query: 'cafe' }))).toContain('Café Brasileira');
