@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { activeToolSet, loadSessionState, replay, sessionSnapshotOf, sessionStreamId, type EventStore, type SessionEvent } from '@oneclaw/core';
 import { longSession, longSessionCatalogue as catalogue } from '@oneclaw/core/testing/long-session';
 import { PostgresEventStore } from '../postgres-event-store';
-import { startTestPostgres } from '../testing/test-postgres';
+import { postgresBinDir, startTestPostgres } from '../testing/test-postgres';
 
 const SESSION_EVENTS = 10_000;
 /** The server writes a snapshot every 500 events (ONECLAW_SNAPSHOT_EVERY): a cold load folds 0 to 499 after it. */
@@ -40,6 +40,10 @@ async function measure(load: () => Promise<number>): Promise<{ p50: number; p99:
 }
 
 async function main(): Promise<void> {
+  if (!postgresBinDir()) {
+    console.log('PostgreSQL snapshot bench skipped: PostgreSQL binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)');
+    return;
+  }
   const cluster = await startTestPostgres();
   try {
     const store = await PostgresEventStore.connect(await cluster.createDatabase());
