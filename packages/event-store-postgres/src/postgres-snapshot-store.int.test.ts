@@ -51,5 +51,7 @@ describeWithPostgres('PostgresSnapshotStore on a real PostgreSQL', (cluster) => 
     const snapshots = closing.snapshotStore();
     await closing.close();
     await expect(snapshots.read('session-x', 'session')).rejects.toBeInstanceOf(StorageUnavailableError);
+    const snapshot = { streamId: 'session-x', projection: 'session', version: 1, revision: 0, eventId: 'x0', state: '{}', takenAt: '2026-11-26T00:00:00.000Z' };
+    await expect(snapshots.write(snapshot)).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 });

@@ -325,6 +325,9 @@ describe('the streamed turn', () => {
     );
     expect(typed.items.filter((item) => item.kind !== 'user')).toEqual([expect.objectContaining({ kind: 'tool', callId: '', toolName: '', status: 'running' })]);
     expect(JSON.stringify(typed.items)).not.toMatch(/\[object Object\]|"7"|"a"/);
+    // A count sent as text is no count: no tool calls are announced.
+    const counted = run(initialChatState, { type: 'send', text: 'x' }, sse('assistant_message', { messageId: 'm9', text: 'hi', toolCalls: '3' }));
+    expect(counted.status).toBe('The assistant replied: hi');
   });
 });
 

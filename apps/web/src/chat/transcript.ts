@@ -262,7 +262,9 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
  * read, since what arrives may come from an older or newer server. Anything but an object has no
  * fields.
  */
-type Loose<T> = { readonly [K in keyof T]?: unknown };
+type Loose<T> = { readonly [K in NamedKeys<T>]?: unknown };
+/** The keys a type names, without an index signature's (`[extra: string]: unknown` would let any name through). */
+type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 
 function fields<T>(data: unknown): Loose<T> {
   return typeof data === 'object' && data !== null ? (data as Loose<T>) : {};
@@ -275,6 +277,8 @@ const storedData = <T extends SessionEvent['type']>(data: unknown) => fields<Ext
 
 /** A string field, or empty when it is missing or not a string. */
 const asText = (value: unknown): string => (typeof value === 'string' ? value : '');
+/** A number field, or 0 when it is missing or not a finite number. */
+const asNumber = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatState {
   const { live } = state;
@@ -286,7 +290,7 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
       const answeredBy = answeredByOf(d) ?? live.answeredBy;
       return {
         ...state,
-        live: { ...live, round: Number(d.round) || live.round + 1, waiting: true, retry: undefined, ...(answeredBy ? { answeredBy } : {}) },
+        live: { ...live, round: asNumber(d.round) || live.round + 1, waiting: true, retry: undefined, ...(answeredBy ? { answeredBy } : {}) },
         status: state.turn === 'cancelling' ? state.status : 'The assistant is thinking…',
       };
     }
@@ -306,7 +310,7 @@ function applyStreamEvent(state: ChatState, { event, data }: StreamEvent): ChatS
       const withoutDraft = state.items.filter((item) => !(item.kind === 'assistant' && item.streaming));
       const reply: AssistantItem = { kind: 'assistant', key, text: replyText, streaming: false, ...(answeredBy ? { answeredBy } : {}), ...(reasoning ? { reasoning } : {}) };
       const items = replyText || reasoning ? [...withoutDraft, reply] : withoutDraft;
-      const calls = Number(d.toolCalls) || 0;
+      const calls = asNumber(d.toolCalls);
       const status = calls > 0 ? `Running ${calls} tool call${calls === 1 ? '' : 's'}…` : replyText ? `The assistant replied: ${replyText}` : state.status;
       const answer = calls > 0 ? live.reply : replyText;
       return { ...state, items, live: { ...live, assistantKey: key, toolIndex: 0, waiting: false, retry: undefined, reply: answer }, status };
@@ -419,9 +423,9 @@ function answeredByOf(data: { readonly provider?: unknown; readonly model?: unkn
 
 function retryOf(data: Loose<TurnStreamEvents['provider_retry']>): ProviderRetry {
   return {
-    attempt: Number(data.attempt) || 2,
-    maxAttempts: Number(data.maxAttempts) || Number(data.attempt) || 2,
-    waitMs: Math.max(0, Number(data.waitMs) || 0),
+    attempt: asNumber(data.attempt) || 2,
+    maxAttempts: asNumber(data.maxAttempts) || asNumber(data.attempt) || 2,
+    waitMs: Math.max(0, asNumber(data.waitMs)),
     reason: asText(data.reason),
     ...(typeof data.status === 'number' ? { status: data.status } : {}),
   };
@@ -477,7 +481,7 @@ export function transcriptFromEvents(events: readonly StoredEvent[], turnInProgr
         items.push({
           kind: 'compacted',
           key: event.metadata?.eventId ?? `compacted-${event.revision}`,
-          detail: `${Number(d.summarisedMessages ?? 0)} earlier messages were summarised for the model (${compactionCause(asText(d.trigger))}).`,
+          detail: `${asNumber(d.summarisedMessages)} earlier messages were summarised for the model (${compactionCause(asText(d.trigger))}).`,
         });
         break;
       }

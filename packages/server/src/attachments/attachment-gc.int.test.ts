@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import fs, { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
@@ -26,6 +26,7 @@ describe('attachments gc: files no message refers to, over a real SQLite store a
     sessions = new SessionRepository(store, new ToolRegistry(), () => new Date());
   });
   afterEach(async () => {
+    jest.restoreAllMocks();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -65,6 +66,7 @@ describe('attachments gc: files no message refers to, over a real SQLite store a
       unreferenced: [{ hash: orphan.hash, bytes: orphan.bytes }],
       young: 1,
       leftovers: ['.tmp-0123456789abcdef', `${'e'.repeat(64)}.json`].sort(),
+      failed: [],
     });
     expect(stored()).toEqual(before);
 
@@ -75,6 +77,7 @@ describe('attachments gc: files no message refers to, over a real SQLite store a
   });
 
   it('an old file uploaded again is young again and stays until its message is sent', async () => {
+    await record('live', { type: 'StartSession', sessionId: 'live', agentId: 'default' });
     const ref = files.put(png('again'), 'image/png', 'again.png');
     age(ref.hash, 48);
     files.put(png('again'), 'image/png', 'again.png');
@@ -83,12 +86,46 @@ describe('attachments gc: files no message refers to, over a real SQLite store a
     expect(existsSync(path.join(files.dir, ref.hash))).toBe(true);
   });
 
+  it('a store without any event is refused (store_empty) and nothing is removed: it cannot be the store the files came through', async () => {
+    const orphan = files.put(png('elsewhere'), 'image/png', 'x.png');
+    age(orphan.hash, 48);
+    await expect(collectAttachments(store, files.dir, { minAgeMs: 24 * HOUR, now: Date.now(), dryRun: false })).rejects.toMatchObject({ code: 'store_empty' });
+    expect(files.describe(orphan.hash)).toEqual(orphan);
+  });
+
+  it('a file that cannot be removed is reported as failed, not as removed', async () => {
+    await record('live', { type: 'StartSession', sessionId: 'live', agentId: 'default' });
+    const blocked = 'b'.repeat(64);
+    // A directory where a file should be: unlink refuses it (EISDIR), as it would a read-only file system.
+    mkdirSync(path.join(files.dir, blocked), { recursive: true });
+    writeFileSync(path.join(files.dir, blocked, 'inside'), 'x');
+    age(blocked, 48);
+    const report = await collectAttachments(store, files.dir, { minAgeMs: 24 * HOUR, now: Date.now(), dryRun: false });
+    expect(report.unreferenced).toEqual([]);
+    expect(report.failed).toEqual([{ name: blocked, error: expect.stringMatching(/^E[A-Z]+$/) }]);
+  });
+
+  it('an upload of bytes the collection removes while it touches them is stored again, not lost', async () => {
+    const ref = files.put(png('racing'), 'image/png', 'racing.png');
+    const blob = path.join(files.dir, ref.hash);
+    const touch = fs.utimesSync;
+    // The collection unlinks the file between the upload's link (EEXIST) and its touch.
+    jest.spyOn(fs, 'utimesSync').mockImplementation((file, atime, mtime) => {
+      if (file === blob && existsSync(blob)) unlinkSync(blob);
+      return touch(file, atime, mtime);
+    });
+    expect(files.put(png('racing'), 'image/png', 'racing.png')).toEqual(ref);
+    jest.restoreAllMocks();
+    expect(files.read(ref.hash)).toEqual(png('racing'));
+  });
+
   it('a store with no attachment folder yet has nothing to collect', async () => {
     expect(await collectAttachments(store, path.join(dir, 'never-made'), { minAgeMs: 0, now: Date.now(), dryRun: false })).toEqual({
       referenced: 0,
       unreferenced: [],
       young: 0,
       leftovers: [],
+      failed: [],
     });
   });
 });

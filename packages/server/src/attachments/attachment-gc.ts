@@ -1,8 +1,7 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { EventStore, RecordedEvent } from '@oneclaw/core';
+import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
 import { GlobalFollower } from '../persistence/global-follower';
-import { safeUnlink } from '../persistence/durable-file';
 import { isAttachmentHash } from './attachment-store';
 
 export interface AttachmentGcOptions {
@@ -22,6 +21,8 @@ export interface AttachmentGcReport {
   readonly young: number;
   /** Left by a crash in the middle of an upload: temporary files, and names without their file. */
   readonly leftovers: readonly string[];
+  /** Files that could not be removed, with why (permissions, a read-only file system). */
+  readonly failed: readonly { readonly name: string; readonly error: string }[];
 }
 
 /**
@@ -33,21 +34,30 @@ export interface AttachmentGcReport {
  * An upload is made before its message is sent, so a file is removed only once it is older than
  * `minAgeMs`; uploading the same bytes again makes it young again (AttachmentStore.put). A message
  * that names a removed file is refused before anything is recorded (`attachment_not_found`): the
- * user attaches it again.
+ * user attaches it again. A store without any event is refused (`store_empty`), removing nothing.
  */
 export async function collectAttachments(store: EventStore, dir: string, options: AttachmentGcOptions): Promise<AttachmentGcReport> {
   const referenced = new Set<string>();
-  await new GlobalFollower(store, (events) => {
-    for (const event of events) for (const hash of attachmentHashes(event)) referenced.add(hash);
+  let events = 0;
+  await new GlobalFollower(store, (page) => {
+    events += page.length;
+    for (const event of page) for (const hash of attachmentHashes(event)) referenced.add(hash);
   }).catchUp();
-
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch (error) {
     // No folder: nothing was ever uploaded.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { referenced: 0, unreferenced: [], young: 0, leftovers: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { referenced: 0, unreferenced: [], young: 0, leftovers: [], failed: [] };
     throw error;
+  }
+  if (events === 0 && names.length > 0) {
+    // A store with no event at all is not the one these files were uploaded through (a
+    // forgotten ONECLAW_POSTGRES_URL, another data directory): every file would look unreferenced.
+    throw new OneClawError(
+      'store_empty',
+      "The event store holds no events, so it cannot be the one these files were attached through. Nothing was removed: point the command at the server's store (ONECLAW_DATA_DIR, ONECLAW_POSTGRES_URL and ONECLAW_POSTGRES_SCHEMA as the server has them).",
+    );
   }
   const present = new Set(names);
   const isOld = (name: string): { old: boolean; bytes: number } | undefined => {
@@ -55,8 +65,19 @@ export async function collectAttachments(store: EventStore, dir: string, options
     // A file stamped after `now` (the same millisecond, or a clock set back) counts as age 0.
     return stat && { old: Math.max(0, options.now - stat.mtimeMs) >= options.minAgeMs, bytes: stat.size };
   };
-  const remove = (name: string) => {
-    if (!options.dryRun) safeUnlink(path.join(dir, name));
+  const failed: { name: string; error: string }[] = [];
+  /** False when the file could not be removed (gone already counts as removed). */
+  const remove = (name: string): boolean => {
+    if (options.dryRun) return true;
+    try {
+      unlinkSync(path.join(dir, name));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return true;
+      failed.push({ name, error: code ?? (error as Error).message });
+      return false;
+    }
+    return true;
   };
 
   let kept = 0;
@@ -75,19 +96,16 @@ export async function collectAttachments(store: EventStore, dir: string, options
         young++;
         continue;
       }
+      if (!remove(name)) continue;
       unreferenced.push({ hash: name, bytes: file.bytes });
-      remove(name);
       remove(`${name}.json`);
       continue;
     }
     // A crash between writing the name and the file leaves the name alone; one during a write, its temp file.
     const lone = name.endsWith('.json') && isAttachmentHash(name.slice(0, -5)) && !present.has(name.slice(0, -5));
-    if ((lone || name.startsWith('.tmp-')) && isOld(name)?.old) {
-      leftovers.push(name);
-      remove(name);
-    }
+    if ((lone || name.startsWith('.tmp-')) && isOld(name)?.old && remove(name)) leftovers.push(name);
   }
-  return { referenced: kept, unreferenced, young, leftovers };
+  return { referenced: kept, unreferenced, young, leftovers, failed };
 }
 
 function attachmentHashes(event: RecordedEvent): string[] {

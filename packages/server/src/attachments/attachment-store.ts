@@ -107,6 +107,29 @@ function readHead(file: string): Buffer {
   }
 }
 
+/**
+ * Links the written temp file into place, or, when the same bytes are already stored, makes that
+ * file young again: uploaded again now, so `oneclaw attachments gc` (attachment-gc.ts) leaves it
+ * for its message. If the collection removed it between the two steps, it is linked again.
+ */
+function linkOrTouch(temp: string, target: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      linkSync(temp, target);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    try {
+      const now = new Date();
+      utimesSync(target, now, now);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > 0) throw error;
+    }
+  }
+}
+
 /** Writes `content` to `target` unless it exists: temp file, fsync, hard link (never replaces), directory fsync. */
 function writeOnce(target: string, content: Buffer): void {
   const temp = `${path.dirname(target)}/.tmp-${randomBytes(8).toString('hex')}`;
@@ -118,15 +141,7 @@ function writeOnce(target: string, content: Buffer): void {
     } finally {
       closeSync(fd);
     }
-    try {
-      linkSync(temp, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // Already stored (same bytes, same hash). Uploaded again now: young again, so the
-      // collection of files no message refers to (attachment-gc.ts) leaves it for its message.
-      const now = new Date();
-      utimesSync(target, now, now);
-    }
+    linkOrTouch(temp, target);
   } finally {
     safeUnlink(temp);
   }

@@ -133,7 +133,7 @@ describe('oneclaw CLI on a real SQLite store', () => {
     expect(await runCli(['attachments', 'gc', '--dry-run'], dry.io, env)).toBe(EXIT.ok);
     expect(dry.out.stdout).toBe(
       `would remove ${orphan.hash} (${orphan.bytes} bytes)\n` +
-        `${files.dir}: 0 referenced by messages (kept), 1 not yet referenced but younger than 24 h (kept), 1 to remove (${orphan.bytes} bytes); dry run, nothing removed.\n`,
+        `${files.dir} (references from the SQLite store ${path.join(dir, 'events.db')}): 0 referenced by messages (kept), 1 not yet referenced but younger than 24 h (kept), 1 to remove (${orphan.bytes} bytes); dry run, nothing removed.\n`,
     );
     expect(files.describe(orphan.hash)).toBeDefined();
 
@@ -147,5 +147,24 @@ describe('oneclaw CLI on a real SQLite store', () => {
     const now = capture();
     expect(await runCli(['attachments', 'gc', '--min-age-hours', '0'], now.io, env)).toBe(EXIT.ok);
     expect(files.describe(young.hash)).toBeUndefined();
+  });
+
+  it('a command on a data directory without a store exits 1 naming it, and creates none', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'oneclaw-cli-empty-'));
+    try {
+      for (const argv of [
+        ['attachments', 'gc'],
+        ['replay', sessionId],
+      ]) {
+        const { out, io } = capture();
+        expect(await runCli(argv, io, { ...env, ONECLAW_DATA_DIR: empty })).toBe(EXIT.failure);
+        expect(out.stderr).toBe(
+          `oneclaw: the SQLite store ${path.join(empty, 'events.db')} does not exist: set ONECLAW_DATA_DIR (or ONECLAW_POSTGRES_URL, ONECLAW_KURRENTDB_CONNECTION_STRING) as the server has it.\n`,
+        );
+      }
+      expect(fs.readdirSync(empty)).toEqual([]);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAuditTrail, sessionStreamId, type EventStore } from '@oneclaw/core';
@@ -124,6 +125,12 @@ async function openStore(io: CliIo, env: NodeJS.ProcessEnv): Promise<{ readonly 
     return EXIT.config;
   }
   const where = storeDescription(config);
+  // A command reads the server's store; a SQLite file that is not there is a wrong ONECLAW_DATA_DIR
+  // (or a forgotten ONECLAW_POSTGRES_URL), and opening it would create an empty one.
+  if (!config.postgres && !config.kurrentDbConnectionString && !existsSync(path.join(config.dataDir, 'events.db'))) {
+    io.stderr.write(`oneclaw: ${where} does not exist: set ONECLAW_DATA_DIR (or ONECLAW_POSTGRES_URL, ONECLAW_KURRENTDB_CONNECTION_STRING) as the server has it.\n`);
+    return EXIT.failure;
+  }
   try {
     // Loaded here, not at the top: help and usage errors should not load the store clients (gRPC for KurrentDB, pg).
     const { openEventStore } = require('../persistence/open-event-store') as typeof import('../persistence/open-event-store');
@@ -153,11 +160,13 @@ async function attachmentsCommand(args: readonly string[], io: CliIo, env: NodeJ
     const verb = dryRun ? 'would remove' : 'removed';
     for (const file of report.unreferenced) io.stdout.write(`${verb} ${file.hash} (${file.bytes} bytes)\n`);
     for (const name of report.leftovers) io.stdout.write(`${verb} ${name} (left by an interrupted upload)\n`);
+    for (const { name, error } of report.failed) io.stderr.write(`oneclaw: could not remove ${name} (${error})\n`);
     io.stdout.write(
-      `${config.attachmentsDir}: ${report.referenced} referenced by messages (kept), ${report.young} not yet referenced but younger than ${hours} h (kept), ` +
-        `${report.unreferenced.length} ${dryRun ? 'to remove' : 'removed'} (${bytes} bytes)${dryRun ? '; dry run, nothing removed' : ''}.\n`,
+      `${config.attachmentsDir} (references from ${where}): ${report.referenced} referenced by messages (kept), ${report.young} not yet referenced but younger than ${hours} h (kept), ` +
+        `${report.unreferenced.length} ${dryRun ? 'to remove' : 'removed'} (${bytes} bytes)${dryRun ? '; dry run, nothing removed' : ''}` +
+        `${report.failed.length > 0 ? `; ${report.failed.length} could not be removed` : ''}.\n`,
     );
-    return EXIT.ok;
+    return report.failed.length > 0 ? EXIT.failure : EXIT.ok;
   } catch (error) {
     io.stderr.write(`oneclaw: attachments gc failed (${where}, ${config.attachmentsDir}): ${safeMessage(error, config)}\n`);
     return EXIT.failure;

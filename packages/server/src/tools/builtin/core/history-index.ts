@@ -114,9 +114,8 @@ export class HistoryIndex {
     if (query.scope !== 'sessions') this.refreshMemory();
     const terms = queryTerms(query.query);
     if (terms.length === 0) return [];
-    const spellings = this.spellings(terms, query.maxResults);
     const where = ['docs MATCH @match'];
-    const params: Record<string, string | number> = { match: matchExpression(terms, spellings), limit: query.maxResults };
+    const params: Record<string, string | number> = { match: matchExpression(terms, new Map()), limit: query.maxResults };
     if (query.scope !== 'all') {
       where.push('kind = @kind');
       params.kind = query.scope === 'memory' ? 'memory' : 'session';
@@ -136,9 +135,15 @@ export class HistoryIndex {
       params.live = live;
       params.liveAfter = this.clearedAt.get(live) ?? -1;
     }
-    const rows = db
-      .prepare(`SELECT coalesce(shown, text) AS text, kind, date, session_id, role, category, bm25(docs) AS rank FROM docs WHERE ${where.join(' AND ')} ORDER BY rank LIMIT @limit`)
-      .all(params) as DocRow[];
+    const select = db.prepare(
+      `SELECT coalesce(shown, text) AS text, kind, date, session_id, role, category, bm25(docs) AS rank FROM docs WHERE ${where.join(' AND ')} ORDER BY rank LIMIT @limit`,
+    );
+    let rows = select.all(params) as DocRow[];
+    // Typos are looked for only when the words as written do not fill the answer (within the
+    // scope, dates and session asked): reading candidate spellings is most of a search's time, and
+    // near spellings of a word that fills it would only add other words ("report" is not "resort").
+    const spellings = rows.length < query.maxResults ? this.spellings(terms) : new Map<string, string[]>();
+    if (spellings.size > 0) rows = select.all({ ...params, match: matchExpression(terms, spellings) }) as DocRow[];
     const shown = [...terms, ...[...spellings.values()].flat()];
     return rows.map((row) => toHit(row, shown));
   }
@@ -223,20 +228,12 @@ export class HistoryIndex {
    * search engines do by default (Lucene's and Elasticsearch's `prefix_length`): typos there are
    * rare. The list holds words as the tokenizer folds them (no Latin diacritics), so the query
    * word is folded the same way first.
-   *
-   * A word found as written in at least `enough` messages (the results asked for) is taken as
-   * meant: it fills the answer by itself, and its near spellings would only add other words
-   * ("report" is not "resort") while costing the range read, most of a search's time
-   * (benchmarks.md). Looking a word up costs one seek.
    */
-  private spellings(terms: readonly string[], enough: number): Map<string, string[]> {
+  private spellings(terms: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>();
-    const db = this.open();
-    const messagesWith = db.prepare('SELECT doc FROM terms WHERE term = ?').pluck();
-    const candidatesOf = db.prepare('SELECT term FROM terms WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?').pluck();
+    const candidatesOf = this.open().prepare('SELECT term FROM terms WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?').pluck();
     for (const term of terms.filter((t) => [...t].length >= 5 && !UNSPACED.test(t)).slice(0, MAX_FUZZY_TERMS)) {
       const folded = foldLatin(term);
-      if (((messagesWith.get(folded) as number | undefined) ?? 0) >= enough) continue;
       const max = maxEdits(folded);
       const length = [...folded].length;
       const first = folded.codePointAt(0) as number;
@@ -298,18 +295,27 @@ export function foldLatin(text: string): string {
 /** Han, Hiragana and Katakana: scripts written without spaces between words. */
 const UNSPACED = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
 const UNSPACED_EACH = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/gu;
+/**
+ * Stands in the index for their punctuation (。、「」…), which the tokenizer would drop: a word of
+ * its own (a private-use character), so `北京` does not match across `台北。京都`.
+ */
+const BARRIER = '\uE000';
 
+const LETTER = /[\p{L}\p{M}]/u;
+
+/** Each character of those scripts a word of its own; their punctuation a barrier word. */
 function spaceUnspaced(text: string): string {
-  return text.replace(UNSPACED_EACH, ' $& ');
+  return text.replace(UNSPACED_EACH, (char) => ` ${LETTER.test(char) ? char : BARRIER} `);
 }
 
 /**
  * What the index searches for a text, and what a hit shows when that differs. FTS5's unicode61
  * tokenizer splits words at spaces and punctuation, so a Chinese or Japanese sentence would be
  * one word and `設定` would not find `データベースの設定を変更しました`. Each of their characters is
- * indexed as a word of its own instead, and a query's run of them is searched as a phrase (the
- * characters next to each other), as search engines without a dictionary do. Korean is written
- * with spaces and needs nothing (its particles are found by prefix).
+ * indexed as a word of its own instead. A query's run of them is searched as a phrase (those
+ * characters next to each other) and as its overlapping pairs of characters, so `データベース設定`
+ * still finds `データベースの設定`, below a message that holds the whole run. Korean is written with
+ * spaces and needs nothing (its particles are found by prefix).
  */
 export function indexedText(text: string): [indexed: string, shown: string | null] {
   const nfc = text.normalize('NFC');
@@ -326,9 +332,11 @@ function matchExpression(terms: readonly string[], spellings: ReadonlyMap<string
   const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
   const parts: string[] = [];
   for (const term of terms) {
-    // Chinese or Japanese: its characters in a row, as a phrase of the one-character words the index holds.
+    // Chinese or Japanese: its characters in a row, and each pair of them (see `indexedText`).
     if (UNSPACED.test(term)) {
-      parts.push(quote(spaceUnspaced(term)));
+      const chars = spaceUnspaced(term).trim().split(/\s+/);
+      parts.push(quote(chars.join(' ')));
+      if (chars.length > 2) for (let i = 0; i + 1 < chars.length; i++) parts.push(quote(`${chars[i]} ${chars[i + 1]}`));
       continue;
     }
     parts.push(quote(term));

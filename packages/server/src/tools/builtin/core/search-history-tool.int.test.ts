@@ -273,7 +273,7 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     expect(text(await search({ query: 'brasilera' }))).toContain('session accents');
   });
 
-  it('looks for typos only of a word found in fewer messages than the results asked for', async () => {
+  it('looks for typos only when the words as written do not fill the results asked for', async () => {
     await conversation('reports', '2025-03-01', [
       ['user', 'The quarterly report is late.'],
       ['user', 'Send the report to finance.'],
@@ -289,6 +289,17 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     const result = text(await search({ query: 'repirt' }));
     expect(result).toContain('session typo');
     expect(result).toContain('session reports');
+  });
+
+  it('counts only what the scope, dates and asking session leave: a typo common in conversations is still corrected in memory', async () => {
+    await conversation(
+      'typos',
+      '2025-03-01',
+      Array.from({ length: 12 }, (_, i): ['user', string] => ['user', `kubernets note ${i}`]),
+    );
+    clock = new Date('2025-03-02T12:00:00Z');
+    await memory.save('The user runs a kubernetes homelab.', 'projects');
+    expect(text(await search({ query: 'kubernets', scope: 'memory' }))).toContain('The user runs a kubernetes homelab.');
   });
 
   it('finds words in other scripts as they were written: Korean, Japanese, Russian, Hindi, Thai, Greek, fullwidth', async () => {
@@ -320,7 +331,7 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     }
   });
 
-  it('finds a Chinese or Japanese word inside a sentence written without spaces, shows the sentence as written, and not its characters apart', async () => {
+  it('finds a Chinese or Japanese word inside a sentence written without spaces (whole runs first, then by pairs of characters), shows the sentence as written, never across punctuation', async () => {
     await conversation('cjk', '2025-03-01', [
       ['user', 'データベースの設定を変更しました'],
       ['assistant', '我们明天在北京开会。'],
@@ -333,6 +344,14 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     expect(text(await search({ query: '北京' }))).toContain('我们明天在北京开会。');
     // 設 and 定 are both in the third message, but not next to each other.
     expect(text(await search({ query: '定設' }))).toMatch(/^No results/);
+    // A query that differs by a particle finds the message by its pairs of characters, after one holding the whole run.
+    await conversation('cjk-exact', '2025-03-02', [['user', 'データベース設定の手順']]);
+    const near = text(await search({ query: 'データベース設定' }));
+    expect(near.indexOf('データベース設定の手順')).toBeGreaterThan(0);
+    expect(near.indexOf('データベース設定の手順')).toBeLessThan(near.indexOf('データベースの設定を変更しました'));
+    // Punctuation stays between the characters it separates.
+    await conversation('cjk-punctuation', '2025-03-03', [['user', '台北。京都へ行く']]);
+    expect(text(await search({ query: '北京' }))).not.toContain('台北。京都へ行く');
   });
 
   it('shows the accented word a folded query matched in the snippet', async () => {
