@@ -109,14 +109,18 @@ describe('attachments gc: files no message refers to, over a real SQLite store a
     const ref = files.put(png('racing'), 'image/png', 'racing.png');
     const blob = path.join(files.dir, ref.hash);
     const touch = fs.utimesSync;
-    // The collection unlinks the file between the upload's link (EEXIST) and its touch.
+    // The collection unlinks the file and its name between the upload's link (EEXIST) and its touch.
     jest.spyOn(fs, 'utimesSync').mockImplementation((file, atime, mtime) => {
-      if (file === blob && existsSync(blob)) unlinkSync(blob);
+      if (file === blob && existsSync(blob)) {
+        unlinkSync(blob);
+        unlinkSync(`${blob}.json`);
+      }
       return touch(file, atime, mtime);
     });
     expect(files.put(png('racing'), 'image/png', 'racing.png')).toEqual(ref);
     jest.restoreAllMocks();
     expect(files.read(ref.hash)).toEqual(png('racing'));
+    expect(files.describe(ref.hash)).toEqual(ref);
   });
 
   it('a store with no attachment folder yet has nothing to collect', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readSync, statSync, utimesSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { AttachmentRef } from '@oneclaw/core';
 import { safeUnlink, syncDirectory } from '../persistence/durable-file';
@@ -43,8 +43,12 @@ export class AttachmentStore {
     const fileName = cleanFileName(name) ?? `attachment.${extensionOf(declared)}`;
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     // The name first: a blob is never there without it (a crash between leaves only a name).
-    writeOnce(path.join(this.dir, `${hash}.json`), Buffer.from(JSON.stringify({ name: fileName })));
+    const nameFile = path.join(this.dir, `${hash}.json`);
+    const named = Buffer.from(JSON.stringify({ name: fileName }));
+    writeOnce(nameFile, named);
     writeOnce(this.blobPath(hash), bytes);
+    // `oneclaw attachments gc` may have removed the old file and its name meanwhile: name it again.
+    if (!existsSync(nameFile)) writeOnce(nameFile, named);
     return { hash, name: fileName, mediaType: declared, bytes: bytes.byteLength };
   }
 

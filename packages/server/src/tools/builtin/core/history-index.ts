@@ -135,16 +135,19 @@ export class HistoryIndex {
       params.live = live;
       params.liveAfter = this.clearedAt.get(live) ?? -1;
     }
-    const select = db.prepare(
-      `SELECT coalesce(shown, text) AS text, kind, date, session_id, role, category, bm25(docs) AS rank FROM docs WHERE ${where.join(' AND ')} ORDER BY rank LIMIT @limit`,
-    );
-    let rows = select.all(params) as DocRow[];
-    // Typos are looked for only when the words as written do not fill the answer (within the
-    // scope, dates and session asked): reading candidate spellings is most of a search's time, and
-    // near spellings of a word that fills it would only add other words ("report" is not "resort").
-    const spellings = rows.length < query.maxResults ? this.spellings(terms) : new Map<string, string[]>();
-    if (spellings.size > 0) rows = select.all({ ...params, match: matchExpression(terms, spellings) }) as DocRow[];
-    const shown = [...terms, ...[...spellings.values()].flat()];
+    const filters = where.join(' AND ');
+    // Typos are looked for only in a word that, as written or by prefix, is in fewer messages than
+    // asked for, within the scope, dates and session asked: reading candidate spellings is most of
+    // a search's time, and near spellings of a word that fills the answer would only add other
+    // words ("report" is not "resort").
+    const found = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM docs WHERE ${filters} LIMIT @limit)`).pluck();
+    const rare = typoCandidates(terms).filter((term) => (found.get({ ...params, match: matchExpression([term], new Map()) }) as number) < query.maxResults);
+    const spellings = this.spellings(rare);
+    const rows = db
+      .prepare(`SELECT coalesce(shown, text) AS text, kind, date, session_id, role, category, bm25(docs) AS rank FROM docs WHERE ${filters} ORDER BY rank LIMIT @limit`)
+      .all({ ...params, match: matchExpression(terms, spellings) }) as DocRow[];
+    // What a snippet is centred on: the words, a Chinese or Japanese run's pairs, the spellings found.
+    const shown = [...terms.flatMap((term) => [term, ...pairsOf(term).map((pair) => pair.join(''))]), ...[...spellings.values()].flat()];
     return rows.map((row) => toHit(row, shown));
   }
 
@@ -220,7 +223,7 @@ export class HistoryIndex {
   }
 
   /**
-   * Words of the index within a small edit distance of each query word of 5 letters or more
+   * Words of the index within a small edit distance of each given word (`typoCandidates`: 5 letters or more)
    * (one edit per five letters, rounded: 1 for 5 to 7 letters, 2 for 8 to 12, at most 3) that
    * start with the same letter, closest first: "kubernets" finds "kubernetes". FTS5 has no fuzzy
    * match, so the candidates come from its list of terms (fts5vocab), read by range: a whole scan
@@ -232,7 +235,7 @@ export class HistoryIndex {
   private spellings(terms: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>();
     const candidatesOf = this.open().prepare('SELECT term FROM terms WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?').pluck();
-    for (const term of terms.filter((t) => [...t].length >= 5 && !UNSPACED.test(t)).slice(0, MAX_FUZZY_TERMS)) {
+    for (const term of terms) {
       const folded = foldLatin(term);
       const max = maxEdits(folded);
       const length = [...folded].length;
@@ -268,6 +271,11 @@ export function historyEventOf(event: RecordedEvent): HistoryEvent | null {
   return { type: 'message', sessionId, role: data.role, text: data.text };
 }
 
+/** The words typos are looked for in: at most 8, of 5 letters or more, not Chinese or Japanese. */
+function typoCandidates(terms: readonly string[]): string[] {
+  return terms.filter((t) => [...t].length >= 5 && !UNSPACED.test(t)).slice(0, MAX_FUZZY_TERMS);
+}
+
 /**
  * The query's distinct words, as the index's tokenizer splits text (letters, digits, private-use
  * characters and marks make words), in NFC and lower case. Folding diacritics is left to FTS5,
@@ -277,6 +285,7 @@ export function queryTerms(query: string): string[] {
   const words = query
     .normalize('NFC')
     .toLowerCase()
+    .replaceAll(BARRIER, ' ')
     .split(/[^\p{L}\p{N}\p{Co}\p{M}]+/u)
     .filter((w) => w !== '')
     .map((w) => [...w].slice(0, MAX_TERM_LENGTH).join(''));
@@ -294,18 +303,31 @@ export function foldLatin(text: string): string {
 
 /** Han, Hiragana and Katakana: scripts written without spaces between words. */
 const UNSPACED = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
-const UNSPACED_EACH = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/gu;
+/** In a text of those scripts: each of their characters, and anything the tokenizer does not keep (punctuation, symbols). */
+const SPACED_OR_DROPPED = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]|[^\p{L}\p{N}\p{Co}\p{M}\s]/gu;
+/** What the tokenizer keeps as part of a word. */
+const WORD_CHARACTER = /[\p{L}\p{N}\p{Co}\p{M}]/u;
 /**
- * Stands in the index for their punctuation (。、「」…), which the tokenizer would drop: a word of
- * its own (a private-use character), so `北京` does not match across `台北。京都`.
+ * Stands in the index for punctuation in a text of those scripts (。，、「」！…), which the
+ * tokenizer would drop: a word of its own (a private-use character, taken out of queries), so
+ * `北京` does not match across `台北，京都`.
  */
 const BARRIER = '\uE000';
 
-const LETTER = /[\p{L}\p{M}]/u;
-
-/** Each character of those scripts a word of its own; their punctuation a barrier word. */
+/** Each character of those scripts a word of its own; punctuation a barrier word. */
 function spaceUnspaced(text: string): string {
-  return text.replace(UNSPACED_EACH, (char) => ` ${LETTER.test(char) ? char : BARRIER} `);
+  return text.replace(SPACED_OR_DROPPED, (char) => ` ${WORD_CHARACTER.test(char) && char !== BARRIER ? char : BARRIER} `);
+}
+
+/** The characters of a Chinese or Japanese query word, one per index word (none for another word). */
+function charactersOf(term: string): string[] {
+  return UNSPACED.test(term) ? spaceUnspaced(term).trim().split(/\s+/) : [];
+}
+
+/** A Chinese or Japanese run of three characters or more: its overlapping pairs of characters. */
+function pairsOf(term: string): [string, string][] {
+  const chars = charactersOf(term);
+  return chars.length > 2 ? chars.slice(1).map((char, i): [string, string] => [chars[i] as string, char]) : [];
 }
 
 /**
@@ -333,10 +355,10 @@ function matchExpression(terms: readonly string[], spellings: ReadonlyMap<string
   const parts: string[] = [];
   for (const term of terms) {
     // Chinese or Japanese: its characters in a row, and each pair of them (see `indexedText`).
-    if (UNSPACED.test(term)) {
-      const chars = spaceUnspaced(term).trim().split(/\s+/);
+    const chars = charactersOf(term);
+    if (chars.length > 0) {
       parts.push(quote(chars.join(' ')));
-      if (chars.length > 2) for (let i = 0; i + 1 < chars.length; i++) parts.push(quote(`${chars[i]} ${chars[i + 1]}`));
+      for (const pair of pairsOf(term)) parts.push(quote(pair.join(' ')));
       continue;
     }
     parts.push(quote(term));

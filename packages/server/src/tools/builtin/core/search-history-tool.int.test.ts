@@ -291,6 +291,16 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     expect(result).toContain('session reports');
   });
 
+  it('decides for each word: a common word in the query does not stop a typo beside it from being corrected', async () => {
+    await conversation(
+      'common',
+      '2025-03-01',
+      Array.from({ length: 12 }, (_, i): ['user', string] => ['user', `the note number ${i}`]),
+    );
+    await conversation('homelab', '2025-03-02', [['user', 'my kubernetes homelab runs on three nodes']]);
+    expect(text(await search({ query: 'the kubernets setup' }))).toContain('session homelab');
+  });
+
   it('counts only what the scope, dates and asking session leave: a typo common in conversations is still corrected in memory', async () => {
     await conversation(
       'typos',
@@ -349,9 +359,21 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     const near = text(await search({ query: 'データベース設定' }));
     expect(near.indexOf('データベース設定の手順')).toBeGreaterThan(0);
     expect(near.indexOf('データベース設定の手順')).toBeLessThan(near.indexOf('データベースの設定を変更しました'));
-    // Punctuation stays between the characters it separates.
-    await conversation('cjk-punctuation', '2025-03-03', [['user', '台北。京都へ行く']]);
-    expect(text(await search({ query: '北京' }))).not.toContain('台北。京都へ行く');
+    // Punctuation stays between the characters it separates, fullwidth or not; numerals are characters too.
+    await conversation('cjk-punctuation', '2025-03-03', [
+      ['user', '台北。京都へ行く'],
+      ['user', '台北，京都！'],
+      ['user', '二〇二四年の計画'],
+      ['user', '第二。以上'],
+    ]);
+    const beijing = text(await search({ query: '北京' }));
+    expect(beijing).not.toContain('台北。京都へ行く');
+    expect(beijing).not.toContain('台北，京都！');
+    expect(text(await search({ query: '二〇二四' }))).toMatch(/^1 result for "二〇二四"[^]*二〇二四年の計画/);
+    expect(text(await search({ query: '二〇' }))).not.toContain('第二。以上');
+    // A long message found by pairs only: the snippet shows where they are.
+    await conversation('cjk-long', '2025-03-04', [['user', `${'日本語の文章です。'.repeat(40)}設定を変更した`]]);
+    expect(text(await search({ query: '設定変更' }))).toContain('設定を変更した');
   });
 
   it('shows the accented word a folded query matched in the snippet', async () => {
