@@ -1,25 +1,21 @@
 import { activeToolSet } from '../tools/active-tool-set';
-import type { ToolCatalogue } from '../tools/tool-catalogue';
 import type { SessionEvent } from '../events/session-events';
 import { decide } from '../session/decide';
 import { evolve } from '../session/evolve';
 import { deterministicIds } from '../ids';
 import type { SessionCommand } from '../session/session-commands';
 import { initialSessionState, type SessionState } from '../session/session-state';
+import type { EventStore } from '../event-store/event-store';
+import { FixedToolCatalogue } from './fixed-tool-catalogue';
 
 // Without Jest (the benches run in plain Node): `@oneclaw/core/testing` itself loads
 // @jest/globals, so this has an entry of its own, `@oneclaw/core/testing/long-session`.
 
-const groups = Object.fromEntries(Array.from({ length: 12 }, (_, g) => [`group_${g}`, Array.from({ length: 6 }, (_, t) => `group_${g}_tool_${t}`)]));
-
 /** Four core tools and 12 groups of 6: the catalogue `longSession` records against. */
-export const longSessionCatalogue: ToolCatalogue = {
-  coreToolNames: () => ['load_tool_group', 'get_current_time', 'read_file', 'write_file'],
-  hasGroup: (name) => name in groups,
-  groupToolNames: (name) => groups[name] ?? [],
-  groupNames: () => Object.keys(groups),
-  isToolEnabled: () => true,
-};
+export const longSessionCatalogue = new FixedToolCatalogue({
+  core: ['load_tool_group', 'get_current_time', 'read_file', 'write_file'],
+  groups: Object.fromEntries(Array.from({ length: 12 }, (_, g) => [`group_${g}`, Array.from({ length: 6 }, (_, t) => `group_${g}_tool_${t}`)])),
+});
 
 /**
  * A session of `size` events as the agent loop records a chat with tool use (user message,
@@ -54,4 +50,10 @@ export function longSession(sessionId: string, size: number): SessionEvent[][] {
     for (const step of steps) if (state.eventCount < size) record(step);
   }
   return batches;
+}
+
+/** Appends `longSession`'s batches to a new stream, one append per command, as the server records them. */
+export async function appendBatches(store: EventStore, streamId: string, batches: readonly SessionEvent[][]): Promise<void> {
+  let expectedRevision: number | 'no_stream' = 'no_stream';
+  for (const batch of batches) expectedRevision = (await store.append(streamId, batch, { expectedRevision })).nextExpectedRevision;
 }

@@ -8,8 +8,8 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { activeToolSet, loadSessionState, replay, sessionSnapshotOf, sessionStreamId, type EventStore, type SessionEvent } from '@oneclaw/core';
-import { longSession, longSessionCatalogue as catalogue } from '@oneclaw/core/testing/long-session';
+import { activeToolSet, loadSessionState, replay, sessionSnapshotOf, sessionStreamId } from '@oneclaw/core';
+import { appendBatches, longSession, longSessionCatalogue as catalogue } from '@oneclaw/core/testing/long-session';
 import { PostgresEventStore } from '../postgres-event-store';
 import { postgresBinDir, startTestPostgres } from '../testing/test-postgres';
 
@@ -17,11 +17,6 @@ const SESSION_EVENTS = 10_000;
 /** The server writes a snapshot every 500 events (ONECLAW_SNAPSHOT_EVERY): a cold load folds 0 to 499 after it. */
 const SNAPSHOT_EVERY = 500;
 const LOADS = Number(process.env.BENCH_LOADS ?? 200);
-
-async function fill(store: EventStore, streamId: string, batches: readonly SessionEvent[][]): Promise<void> {
-  let expectedRevision: number | 'no_stream' = 'no_stream';
-  for (const batch of batches) expectedRevision = (await store.append(streamId, batch, { expectedRevision })).nextExpectedRevision;
-}
 
 /** p50 and p99 (nearest rank) of `LOADS` runs of `load`, after 10 untimed ones. */
 async function measure(load: () => Promise<number>): Promise<{ p50: number; p99: number }> {
@@ -52,8 +47,8 @@ async function main(): Promise<void> {
       const events = session.flat();
       const latestId = sessionStreamId('latest');
       const behindId = sessionStreamId('behind');
-      await fill(store, latestId, session);
-      await fill(store, behindId, session);
+      await appendBatches(store, latestId, session);
+      await appendBatches(store, behindId, session);
       const snapshots = store.snapshotStore();
       // As the server could find them: at the last event (nothing to fold), and SNAPSHOT_EVERY - 1
       // events behind it (the most a cold load folds between two snapshots).

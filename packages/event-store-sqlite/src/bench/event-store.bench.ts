@@ -21,10 +21,9 @@ import {
   sessionStreamId,
   type EventEnvelope,
   type EventStore,
-  type SessionEvent,
   type SnapshotStore,
 } from '@oneclaw/core';
-import { longSession, longSessionCatalogue as catalogue } from '@oneclaw/core/testing/long-session';
+import { appendBatches, longSession, longSessionCatalogue as catalogue } from '@oneclaw/core/testing/long-session';
 import type { Task } from 'tinybench' with { 'resolution-mode': 'import' };
 import Database from 'better-sqlite3';
 import { SqliteEventStore } from '../sqlite-event-store';
@@ -33,11 +32,6 @@ import { sqliteVersion } from '../sqlite-version';
 const SESSION_EVENTS = 10_000;
 /** The server writes a snapshot every 500 events (ONECLAW_SNAPSHOT_EVERY): a cold load folds 0 to 499 after it. */
 const SNAPSHOT_EVERY = 500;
-
-async function fill(store: EventStore, streamId: string, batches: readonly SessionEvent[][]): Promise<void> {
-  let expectedRevision: number | 'no_stream' = 'no_stream';
-  for (const batch of batches) expectedRevision = (await store.append(streamId, batch, { expectedRevision })).nextExpectedRevision;
-}
 
 function messageEvent(i: number): EventEnvelope {
   return {
@@ -117,7 +111,7 @@ async function main(): Promise<void> {
 
     const session = longSession('bench', SESSION_EVENTS);
     const streamId = sessionStreamId('bench');
-    for (const [, store] of stores) await fill(store, streamId, session);
+    for (const [, store] of stores) await appendBatches(store, streamId, session);
     const snapshotStores: Record<string, SnapshotStore> = { sqlite: sqlite.snapshotStore(), memory: new InMemorySnapshotStore() };
     // Two snapshots per store, as the server could find them: at the last event (nothing to fold)
     // and SNAPSHOT_EVERY - 1 events behind it (the most a cold load folds between two snapshots).
@@ -126,7 +120,7 @@ async function main(): Promise<void> {
     const behind = snapshotAt(SESSION_EVENTS - SNAPSHOT_EVERY + 1);
     const latest = snapshotAt(SESSION_EVENTS);
     const behindStreamId = `${streamId}-behind`;
-    for (const [, store] of stores) await fill(store, behindStreamId, session);
+    for (const [, store] of stores) await appendBatches(store, behindStreamId, session);
     for (const [name] of stores) {
       await snapshotStores[name]?.write(latest);
       await snapshotStores[name]?.write({ ...behind, streamId: behindStreamId });

@@ -115,7 +115,7 @@ export class HistoryIndex {
     const terms = queryTerms(query.query);
     if (terms.length === 0) return [];
     const where = ['docs MATCH @match'];
-    const params: Record<string, string | number> = { match: matchExpression(terms, new Map()), limit: query.maxResults };
+    const params: Record<string, string | number> = { limit: query.maxResults };
     if (query.scope !== 'all') {
       where.push('kind = @kind');
       params.kind = query.scope === 'memory' ? 'memory' : 'session';
@@ -141,13 +141,13 @@ export class HistoryIndex {
     // a search's time, and near spellings of a word that fills the answer would only add other
     // words ("report" is not "resort").
     const found = db.prepare(`SELECT count(*) FROM (SELECT 1 FROM docs WHERE ${filters} LIMIT @limit)`).pluck();
-    const rare = typoCandidates(terms).filter((term) => (found.get({ ...params, match: matchExpression([term], new Map()) }) as number) < query.maxResults);
+    const rare = typoCandidates(terms).filter((term) => (found.get({ ...params, match: matchExpression([term]) }) as number) < query.maxResults);
     const spellings = this.spellings(rare);
     const rows = db
       .prepare(`SELECT coalesce(shown, text) AS text, kind, date, session_id, role, category, bm25(docs) AS rank FROM docs WHERE ${filters} ORDER BY rank LIMIT @limit`)
       .all({ ...params, match: matchExpression(terms, spellings) }) as DocRow[];
     // What a snippet is centred on: the words, a Chinese or Japanese run's pairs, the spellings found.
-    const shown = [...terms.flatMap((term) => [term, ...pairsOf(term).map((pair) => pair.join(''))]), ...[...spellings.values()].flat()];
+    const shown = [...terms.flatMap((term) => [term, ...pairsOf(charactersOf(term)).map((pair) => pair.join(''))]), ...[...spellings.values()].flat()];
     return rows.map((row) => toHit(row, shown));
   }
 
@@ -324,9 +324,8 @@ function charactersOf(term: string): string[] {
   return UNSPACED.test(term) ? spaceUnspaced(term).trim().split(/\s+/) : [];
 }
 
-/** A Chinese or Japanese run of three characters or more: its overlapping pairs of characters. */
-function pairsOf(term: string): [string, string][] {
-  const chars = charactersOf(term);
+/** A Chinese or Japanese run of three characters or more (`charactersOf`): its overlapping pairs. */
+function pairsOf(chars: readonly string[]): [string, string][] {
   return chars.length > 2 ? chars.slice(1).map((char, i): [string, string] => [chars[i] as string, char]) : [];
 }
 
@@ -350,7 +349,7 @@ export function indexedText(text: string): [indexed: string, shown: string | nul
  * A document with the exact word matches both the word and its prefix, so it ranks above one
  * that only starts with it. Every word is quoted: nothing in a query is FTS5 syntax.
  */
-function matchExpression(terms: readonly string[], spellings: ReadonlyMap<string, readonly string[]>): string {
+function matchExpression(terms: readonly string[], spellings: ReadonlyMap<string, readonly string[]> = new Map()): string {
   const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
   const parts: string[] = [];
   for (const term of terms) {
@@ -358,7 +357,7 @@ function matchExpression(terms: readonly string[], spellings: ReadonlyMap<string
     const chars = charactersOf(term);
     if (chars.length > 0) {
       parts.push(quote(chars.join(' ')));
-      for (const pair of pairsOf(term)) parts.push(quote(pair.join(' ')));
+      for (const pair of pairsOf(chars)) parts.push(quote(pair.join(' ')));
       continue;
     }
     parts.push(quote(term));

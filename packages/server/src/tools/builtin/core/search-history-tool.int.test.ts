@@ -47,6 +47,9 @@ async function conversation(sessionId: string, day: string, messages: readonly [
   }
 }
 
+/** `count` user messages, the i-th saying `textOf(i)`. */
+const userMessages = (count: number, textOf: (i: number) => string): [role: 'user', text: string][] => Array.from({ length: count }, (_, i) => ['user', textOf(i)]);
+
 const search = (params: Record<string, unknown>, sessionId = 'asking'): Promise<ToolResult> =>
   createSearchHistoryTool(history).execute(params, { signal: new AbortController().signal, sessionId, callId: 'c', env: {} });
 
@@ -166,7 +169,7 @@ describe('search_history over a real SQLite event store and the memory file (iss
     await conversation(
       'many',
       '2025-03-01',
-      Array.from({ length: 60 }, (_, i): ['user', string] => ['user', `marmalade recipe number ${i}`]),
+      userMessages(60, (i) => `marmalade recipe number ${i}`),
     );
     const count = async (params: Record<string, unknown>) => (text(await search({ query: 'marmalade', ...params })).match(/^\d+\. \[/gm) ?? []).length;
     expect(await count({})).toBe(10);
@@ -236,7 +239,7 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     await conversation(
       'long',
       '2025-03-01',
-      Array.from({ length: 1100 }, (_, i): ['user', string] => ['user', i === 1050 ? 'the walrus appears late' : `filler message ${i}`]),
+      userMessages(1100, (i) => (i === 1050 ? 'the walrus appears late' : `filler message ${i}`)),
     );
     expect(text(await search({ query: 'walrus' }))).toContain('the walrus appears late');
     expect(text(await search({ query: 'filler', max_results: 50 })).match(/^\d+\. \[/gm)).toHaveLength(50);
@@ -295,7 +298,7 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     await conversation(
       'common',
       '2025-03-01',
-      Array.from({ length: 12 }, (_, i): ['user', string] => ['user', `the note number ${i}`]),
+      userMessages(12, (i) => `the note number ${i}`),
     );
     await conversation('homelab', '2025-03-02', [['user', 'my kubernetes homelab runs on three nodes']]);
     expect(text(await search({ query: 'the kubernets setup' }))).toContain('session homelab');
@@ -305,7 +308,7 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     await conversation(
       'typos',
       '2025-03-01',
-      Array.from({ length: 12 }, (_, i): ['user', string] => ['user', `kubernets note ${i}`]),
+      userMessages(12, (i) => `kubernets note ${i}`),
     );
     clock = new Date('2025-03-02T12:00:00Z');
     await memory.save('The user runs a kubernetes homelab.', 'projects');
