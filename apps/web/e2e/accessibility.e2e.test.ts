@@ -1,13 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { fakeReply } from '@oneclaw/server/testing';
 import type { Page } from 'playwright-core';
-import { CHROMIUM_SKIP_REASON, chromiumAvailable, expectAccessible, PHONE, startUiHarness, waitForAttribute, WIDE_DESKTOP, type Device, type UiHarness } from './harness';
+import {
+  CHROMIUM_SKIP_REASON,
+  chromiumAvailable,
+  expectAccessible,
+  PHONE,
+  SERVER_DOWN_LOAD_ERROR,
+  startUiHarness,
+  waitForAttribute,
+  WIDE_DESKTOP,
+  type Device,
+  type UiHarness,
+} from './harness';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(120_000);
-
-/** What the browser logs for a request to a stopped server: expected while it is stopped, any other error is not. */
-const CONNECTION_REFUSED = /ERR_CONNECTION_REFUSED|Failed to fetch/;
 
 /** A reply with every markdown construct the renderer makes: its table, list, links and code block are on screen when axe runs. */
 const MARKDOWN_REPLY = [
@@ -209,7 +217,7 @@ describeUi(chromiumAvailable ? 'S6 accessibility: axe-core finds no serious or c
       } finally {
         await ui.startServer();
       }
-      expect(errors.filter((error) => !CONNECTION_REFUSED.test(error))).toEqual([]);
+      expect(errors.filter((error) => !SERVER_DOWN_LOAD_ERROR.test(error) && !/Failed to fetch/.test(error))).toEqual([]);
     });
 
     test(`S6 the groups browser with a group's tools open (${name})`, async () => {

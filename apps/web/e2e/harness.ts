@@ -100,6 +100,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * What the browser logs for requests to a server a test stopped or killed: refused, reset, sent on
+ * a kept-alive socket the stop closed (SOCKET_NOT_CONNECTED), answered with nothing, or a stream
+ * cut mid-way. Tests that stop the server expect these and fail on any other error.
+ */
+export const SERVER_DOWN_LOAD_ERROR =
+  /^console: Failed to load resource: net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|SOCKET_NOT_CONNECTED|EMPTY_RESPONSE|INCOMPLETE_CHUNKED_ENCODING)$/;
+
 export interface UiHarness {
   readonly fake: FakeModelServer;
   readonly server: RunningServer;
