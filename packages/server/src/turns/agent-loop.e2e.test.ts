@@ -205,15 +205,49 @@ describe('agent loop over HTTP with a fake Anthropic model and the fake Google A
     expect(results.slice(1).map((r) => r.status)).toEqual(['success', 'success']);
   });
 
-  it('LOOP the loop breaker ends a turn that repeats the same failing call, and records why', async () => {
+  it('LOOP-01 LOOP-03 the loop breaker warns the model after the second identical failure and ends the turn at the third, filler text or not, and records why', async () => {
     await server.api('POST', '/api/sessions', { sessionId: 'loop' });
-    model.enqueue(...Array.from({ length: 5 }, () => fakeReply.toolCall('gmail_search', { query: 'x' })));
+    model.enqueue(...Array.from({ length: 5 }, (_, i) => fakeReply.toolCall('gmail_search', { query: 'x' }, i === 0 ? undefined : 'I will retry.')));
     const turn = await server.api('POST', '/api/sessions/loop/messages', { text: 'go' });
     expect(turn.body.reason).toBe('loop_breaker');
     expect(turn.body.detail).toContain('gmail_search');
     expect(turn.body.rounds).toBe(3);
-    const finished = ofType(await eventsOf(server, 'loop'), 'TurnFinished');
+    const events = await eventsOf(server, 'loop');
+    const finished = ofType(events, 'TurnFinished');
     expect(finished.map((e) => (e.data as { reason: string }).reason)).toEqual(['loop_breaker']);
+    // LOOP-01: the second failure's result warns the model, which reads it in its next request.
+    const results = ofType(events, 'MessageSent')
+      .map((e) => e.data as { role: string; message?: string })
+      .filter((d) => d.role === 'tool');
+    const warning = "[OneClaw: 'gmail_search' has failed 2 times in a row with this error (tool_not_available).";
+    expect(results.map((r) => r.message?.includes(warning))).toEqual([false, true, false]);
+    expect(JSON.stringify(model.requests[2]?.body)).toContain(warning);
+  });
+
+  it('LOOP-07 the same call giving the same result in three model replies ends the turn, after warning the model once', async () => {
+    await server.api('POST', '/api/sessions', { sessionId: 'again' });
+    const write = () => fakeReply.toolCall('write_file', { path: 'notes.md', content: 'same words' });
+    model.enqueue(write(), write(), write(), write(), fakeReply.text('never asked for'));
+    const turn = await server.api('POST', '/api/sessions/again/messages', { text: 'save my notes' });
+    expect(turn.body).toMatchObject({ reason: 'loop_breaker', rounds: 3 });
+    expect(turn.body.detail).toContain("'write_file' was called 3 times in this turn with the same arguments");
+    expect(model.requests).toHaveLength(3);
+    const results = ofType(await eventsOf(server, 'again'), 'MessageSent')
+      .map((e) => e.data as { role: string; status?: string; result?: string })
+      .filter((d) => d.role === 'tool');
+    expect(results.map((r) => r.status)).toEqual(['success', 'success', 'success']);
+    expect(results.map((r) => r.result?.includes('[OneClaw: this call has given this same result 2 times'))).toEqual([false, true, false]);
+    expect(JSON.stringify(model.requests[2]?.body)).toContain('[OneClaw: this call has given this same result 2 times');
+  });
+
+  it('LOOP-11 loading a loaded group again and again records one load and ends the turn at the third identical answer', async () => {
+    await server.api('POST', '/api/sessions', { sessionId: 'reload' });
+    model.enqueue(...Array.from({ length: 4 }, () => fakeReply.toolCall('load_tool_group', { group_name: 'google_gmail' }, 'Loading the group.')));
+    const turn = await server.api('POST', '/api/sessions/reload/messages', { text: 'check my mail' });
+    expect(turn.body).toMatchObject({ reason: 'loop_breaker', rounds: 3 });
+    expect(turn.body.detail).toContain("'load_tool_group' was called 3 times");
+    const events = await eventsOf(server, 'reload');
+    expect(ofType(events, 'ToolGroupLoaded')).toHaveLength(1);
   });
 
   it('T5 the round cap stops a turn and records round_cap', async () => {

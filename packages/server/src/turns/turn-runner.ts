@@ -15,7 +15,7 @@ import {
   type TurnStopReason,
 } from '@oneclaw/core';
 import type { TurnResult } from '@oneclaw/api-contract';
-import { LOAD_TOOL_GROUP, ToolLoopBreaker, type ToolCallOutcome } from '@oneclaw/tool-registry';
+import { LOAD_TOOL_GROUP, ToolLoopBreaker, type LoopVerdict, type ToolCallOutcome } from '@oneclaw/tool-registry';
 import type { Agent, AgentDirectory } from '../agents/agent-directory';
 import type { ModelResolver, ResolvedModel } from '../config/model-resolver';
 import { type ModelResponse, type TokenUsage, isProviderError, PROVIDER_LABELS, type ProviderError } from '@oneclaw/model-providers';
@@ -371,12 +371,13 @@ class Turn {
           ...(this.allowed ? { allowedTools: this.allowed } : {}),
         },
       );
-      for (const outcome of outcomes) session = await this.recordOutcome(outcome);
       // A cancel ends the calls as `cancelled`, which would read as a repeated failure: the
-      // cancel is what stopped the turn, so it is checked before the loop breaker.
+      // cancel is what stopped the turn, so the breaker does not see them.
+      const verdicts = this.signal.aborted ? [] : breaker.recordReply(outcomes);
+      for (const [i, outcome] of outcomes.entries()) session = await this.recordOutcome(outcome, verdicts[i]);
       if (this.signal.aborted) return this.finish('cancelled', cancelDetail(this.signal));
-      const verdict = breaker.recordAll(outcomes);
-      if (verdict.stop) return this.finish('loop_breaker', this.deps.redactor.redactText(verdict.reason));
+      const stop = verdicts.find((verdict) => verdict.stop);
+      if (stop?.stop) return this.finish('loop_breaker', this.deps.redactor.redactText(stop.reason));
     }
   }
 
@@ -412,10 +413,12 @@ class Turn {
     return this.deps.redactor.redactText(`${what} and could not be compacted: ${outcome.detail.replace(/^The conversation was not compacted: /, '')} ${todo} ${said}`);
   }
 
-  private async recordOutcome(outcome: ToolCallOutcome): Promise<SessionSnapshot> {
+  /** `verdict`: the loop breaker's, whose warning (one call before it stops the turn) the model reads with the result. */
+  private async recordOutcome(outcome: ToolCallOutcome, verdict?: LoopVerdict): Promise<SessionSnapshot> {
     const result = outcome.result;
     // Redacted once: the same text goes to the event, the stream and the model.
-    const text = this.deps.redactor.redactText(result.status === 'success' ? result.result : result.message);
+    const redacted = this.deps.redactor.redactText(result.status === 'success' ? result.result : result.message);
+    const text = verdict?.stop === false && verdict.warning ? `${redacted}\n\n${verdict.warning}` : redacted;
     // The round is part of the id: Gemini's call ids (which we make up) repeat across rounds.
     const base = {
       messageId: `${this.turnId}-tool-${this.rounds}-${outcome.callId}`,
