@@ -29,6 +29,13 @@ export interface HistoryIndexOptions {
   readonly memory: MemoryFile;
   /** Zone of the dates of events (default: the server's), the same as memory entry dates. */
   readonly timeZone?: string;
+  /** Opens the connection an index is made in (default `openAnonymousDatabase`); tests watch it through this. */
+  readonly openDatabase?: () => Database.Database;
+}
+
+/** SQLite's anonymous temporary database: deleted as soon as it is opened, so nothing is left behind. */
+export function openAnonymousDatabase(): Database.Database {
+  return new Database('');
 }
 
 interface DocRow {
@@ -170,8 +177,7 @@ export class HistoryIndex {
   private open(): Database.Database {
     if (this.stopped) throw new OneClawError('search_unavailable', 'The server is stopping, so search_history is closed. Search again once it has restarted.');
     if (this.db) return this.db;
-    // '': SQLite's anonymous temporary database (deleted as soon as it is opened).
-    const db = new Database('');
+    const db = (this.options.openDatabase ?? openAnonymousDatabase)();
     try {
       // A cache of the store for this process: nothing to recover after a crash. SQLite's own
       // default page cache (2 MB) rather than better-sqlite3's 16 MB: memory is what this saves.

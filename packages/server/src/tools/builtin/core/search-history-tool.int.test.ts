@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
 import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { SessionRepository } from '../../../sessions/session-repository';
-import { editDistance, foldLatin, HistoryIndex, queryTerms, snippetOf } from './history-index';
+import { editDistance, foldLatin, HistoryIndex, openAnonymousDatabase, queryTerms, snippetOf } from './history-index';
 import { MemoryFile } from './memory-file';
 import { createSearchHistoryTool } from './search-history-tool';
 
@@ -14,6 +15,8 @@ let store: SqliteEventStore;
 let sessions: SessionRepository;
 let memory: MemoryFile;
 let history: HistoryIndex;
+/** The index's connections, in the order it opened them. */
+let opened: Database.Database[];
 let clock: Date;
 let step = 0;
 
@@ -23,7 +26,8 @@ beforeEach(() => {
   clock = new Date('2025-03-01T12:00:00Z');
   sessions = new SessionRepository(store, new ToolRegistry(), () => clock);
   memory = new MemoryFile({ folder: path.join(dir, 'memory'), now: () => clock, timeZone: 'UTC' });
-  history = new HistoryIndex({ store, memory, timeZone: 'UTC' });
+  opened = [];
+  history = new HistoryIndex({ store, memory, timeZone: 'UTC', openDatabase: () => opened[opened.push(openAnonymousDatabase()) - 1] as Database.Database });
 });
 afterEach(async () => {
   jest.restoreAllMocks();
@@ -204,12 +208,10 @@ describe('search_history over a real SQLite event store and the memory file (iss
 });
 
 describe('search_history: the index is SQLite, outside the heap, and queries are words only', () => {
-  const database = () => (history as unknown as { db: { pragma(sql: string): unknown; exec(sql: string): void } }).db;
-
   it("is SQLite's anonymous temporary database (no file is left behind, even after a crash); after close() a search answers search_unavailable", async () => {
     await seed();
     expect(text(await search({ query: 'kubernetes' }))).toContain('session alpha');
-    expect(database().pragma('database_list')).toEqual([{ seq: 0, name: 'main', file: '' }]);
+    expect(opened.map((db) => db.pragma('database_list'))).toEqual([[{ seq: 0, name: 'main', file: '' }]]);
     history.close();
     expect(await search({ query: 'lisbon' })).toMatchObject({ status: 'error', errorType: 'search_unavailable', message: expect.stringContaining('stopping') });
   });
@@ -219,14 +221,14 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     const reading = search({ query: 'kubernetes' });
     history.close();
     expect(await reading).toMatchObject({ status: 'error', errorType: 'search_unavailable' });
-    expect((history as unknown as { db: unknown }).db).toBeUndefined();
+    expect(opened.map((db) => db.open)).toEqual([false]);
   });
 
   it('a broken index is replaced by a new one made from the store, and the search goes on; a search reading meanwhile reads again into the new one', async () => {
     await seed();
     expect(text(await search({ query: 'kubernetes', scope: 'sessions' }))).toContain('session alpha');
     // What a full disk or a damaged temporary file would do: the index loses one of its tables.
-    database().exec('DROP TABLE terms');
+    opened[0]?.exec('DROP TABLE terms');
     await conversation('delta', '2025-03-08', [['user', 'kubernetes upgrade went fine']]);
     const [one, two] = await Promise.all([search({ query: 'kubernetes', scope: 'sessions' }), search({ query: 'kubernetes', scope: 'sessions' })]);
     for (const result of [one, two]) {
