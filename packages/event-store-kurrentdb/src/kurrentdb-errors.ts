@@ -45,6 +45,11 @@ export interface StoreErrorContext {
   readonly streamId?: string;
   /** Set for appends: the batch's size, for the size error, and the retry advice. */
   readonly appendBytes?: number;
+  /**
+   * Set for a snapshot's append: it is no event batch, so the advice to retry it with the same
+   * event ids does not apply (a failed snapshot costs a replay; the next checkpoint writes another).
+   */
+  readonly snapshot?: boolean;
 }
 
 /**
@@ -56,12 +61,12 @@ export interface StoreErrorContext {
  */
 export function toStoreError(error: unknown, action: string, context: StoreErrorContext = {}): unknown {
   if (error instanceof OneClawError) return error;
-  const { streamId, appendBytes } = context;
+  const { streamId, appendBytes, snapshot } = context;
   const details = { kurrentError: typeOf(error) ?? nameOf(error), grpcCode: grpcCodeOf(error), ...(streamId ? { streamId } : {}) };
   const cause = messageOf(error);
   // KurrentDB appends are atomic, so a failed one is never half-written; it may be wholly written
   // when the answer, not the request, was lost. Retrying with the same ids settles it either way.
-  const isAppend = appendBytes !== undefined;
+  const isAppend = appendBytes !== undefined && !snapshot;
   const retry = isAppend ? 'An append is all or nothing; retry it with the same event ids, which is safe (idempotent).' : 'Retry later.';
   if (error instanceof MaxAppendSizeExceededError) {
     // The node's own limit is lower than our maxAppendBytes: the same error as our pre-check (EST-20).

@@ -231,6 +231,8 @@ describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings',
       [store.append('session-A', [testEvent('e1', circular)], { expectedRevision: 'no_stream' }), 'event_not_serializable'],
       [store.append('session-A', [testEvent('e1', {}, '$SystemLooking')], { expectedRevision: 'no_stream' }), 'invalid_event'],
       [store.append('$session-A', [testEvent('e1')], { expectedRevision: 'no_stream' }), 'invalid_event'],
+      // Snapshot streams' names (kurrentdb-snapshot-store.ts).
+      [store.append('snapshot-session:session-A', [testEvent('e1')], { expectedRevision: 'no_stream' }), 'invalid_event'],
       [store.append('session-A', [testEvent('e1')], {} as never), 'invalid_expected_revision'],
     ];
     for (const [attempt, code] of attempts) expect(await failure(attempt)).toMatchObject({ code });
@@ -248,6 +250,22 @@ describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings',
     expect(all.map((e) => e.position)).toEqual(logged.map((r) => Number(r.position)));
     expect((all[1]?.position ?? 0) - (all[0]?.position ?? 0)).toBeGreaterThan(1);
     expect((await store.readStream('session-B')).map((e) => e.position)).toEqual(all.slice(1).map((e) => e.position));
+  });
+
+  it('readAll leaves out a $-typed event inside a stream of ours (a link another application wrote), also when it scans from an offset', async () => {
+    const store = await open();
+    await store.append('session-A', [testEvent('a0')], { expectedRevision: 'no_stream' });
+    const client = KurrentDBClient.connectionString(fake.connectionString);
+    try {
+      await client.appendToStream('session-A', jsonEvent({ type: '$>', data: { link: '0@elsewhere' } }));
+    } finally {
+      await client.dispose();
+    }
+    await store.append('session-A', [testEvent('a2')], { expectedRevision: 1 });
+    const all = await store.readAll();
+    expect(all.map((e) => e.metadata.eventId)).toEqual(['a0', 'a2']);
+    expect((await store.readAll({ fromPosition: (all[0]?.position ?? 0) + 1 })).map((e) => e.metadata.eventId)).toEqual(['a2']);
+    expect((await store.readStream('session-A')).map((e) => e.type)).toEqual(['TestEvent', '$>', 'TestEvent']);
   });
 
   it('readAll from an offset inside a record (last position + 1), which KurrentDB refuses, reads from the next event', async () => {

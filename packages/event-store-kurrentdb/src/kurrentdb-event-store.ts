@@ -4,9 +4,7 @@ import {
   FORWARDS,
   KurrentDBClient,
   START,
-  StreamNotFoundError,
   WrongExpectedVersionError,
-  excludeSystemEvents,
   jsonEvent,
   streamNameFilter,
   type AppendStreamState,
@@ -14,7 +12,6 @@ import {
   type JSONType,
   type Position,
   type ReadPosition,
-  type ReadRevision,
   type RecordedEvent as KurrentRecordedEvent,
 } from '@kurrent/kurrentdb-client';
 import { StreamsClient } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_grpc_pb';
@@ -42,11 +39,14 @@ import {
 } from '@oneclaw/core';
 import { KurrentDbConfigError, connectionStringError, isInvalidPositionError, redactConnectionString, toStoreError } from './kurrentdb-errors';
 import { kurrentEventId } from './kurrentdb-event-ids';
+import { KurrentDbSnapshotStore } from './kurrentdb-snapshot-store';
+import { SNAPSHOT_STREAM_MARKER, eventStreamsPattern, readStreamEvents } from './kurrentdb-streams';
 
 export interface KurrentDbEventStoreOptions extends Partial<EventStoreLimits> {
   /**
-   * Put before every stream name in KurrentDB (`<prefix>session-1`), and `readAll` returns only
-   * streams with it. Lets several deployments, or test runs, share one cluster. Default: none.
+   * Put before every stream name in KurrentDB (`<prefix>session-1`, and the snapshot streams
+   * `<prefix>snapshot-...`), and `readAll` returns only streams with it. Lets several
+   * deployments, or test runs, share one cluster. Default: none.
    */
   readonly streamPrefix?: string;
   /**
@@ -83,7 +83,14 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  *   reads from `{ commit: p, prepare: p }`; for a `p` inside a record, which KurrentDB refuses, it
  *   scans back from the end instead, so `last.position + 1` works too (cheap near the end of the
  *   log, slow far from it).
- * - `readAll` is `$all` without system events (`$`-typed), or only `streamPrefix` streams.
+ * - `readAll` is `$all` filtered on the node by stream name: the streams that start with
+ *   `streamPrefix` (any, without one), minus system streams (`$...`) and snapshot streams
+ *   (`<streamPrefix>snapshot-...`, `snapshotStore()`). A `$`-typed event inside one of those
+ *   streams (a tombstone, a link another application wrote) is dropped after the read, so such a
+ *   page can come back shorter than `maxCount`.
+ * - Snapshots: `snapshotStore()` keeps them in KurrentDB too, one stream per projection and
+ *   stream (kurrentdb-snapshot-store.ts). Stream ids starting with `snapshot-` are refused, so
+ *   no stream of events is ever named like a snapshot stream.
  *
  * Idempotency: KurrentDB deduplicates by event id only when a retry's expected revision points at
  * the stored copy, and never compares content. So before appending, this store reads the stream's
@@ -105,6 +112,7 @@ export class KurrentDbEventStore implements EventStore {
   private readonly streamPrefix: string;
   private readonly idempotencyWindow: number;
   private readonly appendDeadlineMs: number | undefined;
+  private snapshots: KurrentDbSnapshotStore | undefined;
 
   private constructor(
     private readonly client: KurrentDBClient,
@@ -153,7 +161,7 @@ export class KurrentDbEventStore implements EventStore {
     if (maxCount === 0) return [];
     try {
       const from = BigInt(Math.max(0, Math.trunc(options.fromRevision ?? 0)));
-      const events = await this.readStreamRaw(this.streamName(streamId), FORWARDS, from, maxCount);
+      const events = await readStreamEvents(this.client, this.streamName(streamId), FORWARDS, from, maxCount);
       return events.map((e) => this.toRecorded(e));
     } catch (error) {
       throw toStoreError(error, `read '${streamId}' from`, { streamId });
@@ -177,7 +185,7 @@ export class KurrentDbEventStore implements EventStore {
           events = await this.readAllFromOffset(fromPosition, maxCount);
         }
       }
-      return events.map((e) => this.toRecorded(e));
+      return events.filter(isOwnEvent).map((e) => this.toRecorded(e));
     } catch (error) {
       throw toStoreError(error, 'read all events from');
     }
@@ -186,11 +194,21 @@ export class KurrentDbEventStore implements EventStore {
   async streamState(streamId: string): Promise<StreamState> {
     this.assertOpen();
     try {
-      const [last] = await this.readStreamRaw(this.streamName(streamId), BACKWARDS, END, 1);
+      const [last] = await readStreamEvents(this.client, this.streamName(streamId), BACKWARDS, END, 1);
       return last === undefined ? 'no_stream' : Number(last.revision);
     } catch (error) {
       throw toStoreError(error, `read the state of '${streamId}' from`, { streamId });
     }
+  }
+
+  /**
+   * Projection snapshots in KurrentDB, on this store's client and stream prefix, each write checked
+   * against this store's stream (kurrentdb-snapshot-store.ts). One per store: it remembers which
+   * snapshot streams already have their `$maxCount`.
+   */
+  snapshotStore(): KurrentDbSnapshotStore {
+    this.snapshots ??= new KurrentDbSnapshotStore(this.client, this.streamPrefix, this, () => this.assertOpen());
+    return this.snapshots;
   }
 
   async close(): Promise<void> {
@@ -251,43 +269,28 @@ export class KurrentDbEventStore implements EventStore {
         fingerprint: fingerprintOf(e.type, e.data),
       });
     };
-    const tail = await this.readStreamRaw(stream, BACKWARDS, END, this.idempotencyWindow);
+    const tail = await readStreamEvents(this.client, stream, BACKWARDS, END, this.idempotencyWindow);
     tail.forEach(remember);
     // A retry's events sit right after the revision it expected, however far back that is now.
     const slot = expected === 'no_stream' ? 0 : typeof expected === 'number' ? expected + 1 : undefined;
     const oldest = tail.at(-1)?.revision;
     if (slot !== undefined && oldest !== undefined && BigInt(slot) < oldest) {
-      (await this.readStreamRaw(stream, FORWARDS, BigInt(slot), ids.length)).forEach(remember);
+      (await readStreamEvents(this.client, stream, FORWARDS, BigInt(slot), ids.length)).forEach(remember);
     }
     return ids.map((id) => found.get(id));
   }
 
   private async lastPosition(stream: string): Promise<Position | undefined> {
-    const [last] = await this.readStreamRaw(stream, BACKWARDS, END, 1);
+    const [last] = await readStreamEvents(this.client, stream, BACKWARDS, END, 1);
     return last?.position;
   }
 
-  /** A stream's events (links not resolved); a missing stream is an empty list, as the port says. */
-  private async readStreamRaw(stream: string, direction: Direction, fromRevision: ReadRevision, maxCount: number): Promise<KurrentRecordedEvent[]> {
-    const out: KurrentRecordedEvent[] = [];
-    try {
-      // requiresLeader: a follower may lag, and an append must see the stream as it is now.
-      for await (const resolved of this.client.readStream(stream, { direction, fromRevision, maxCount, requiresLeader: true })) {
-        if (resolved.event) out.push(resolved.event);
-      }
-    } catch (error) {
-      if (isStreamNotFound(error)) return [];
-      throw error;
-    }
-    return out;
-  }
-
+  /** `$all` as the node filters it (see the class comment), `$`-typed events still in. */
   private async readAllRaw(direction: Direction, fromPosition: ReadPosition, maxCount: number): Promise<KurrentRecordedEvent[]> {
-    const filter = this.streamPrefix ? streamNameFilter({ prefixes: [this.streamPrefix] }) : excludeSystemEvents();
+    const filter = streamNameFilter({ regex: eventStreamsPattern(this.streamPrefix) });
     const out: KurrentRecordedEvent[] = [];
     for await (const resolved of this.client.readAll({ direction, fromPosition, maxCount, filter, requiresLeader: true })) {
-      // The server filter does the work; this only guards against a server that ignored it.
-      if (resolved.event && !resolved.event.type.startsWith('$')) out.push(resolved.event);
+      if (resolved.event) out.push(resolved.event);
     }
     return out;
   }
@@ -300,7 +303,7 @@ export class KurrentDbEventStore implements EventStore {
       const page = await this.readAllRaw(BACKWARDS, from, SCAN_PAGE);
       for (const event of page) {
         if (portPosition(event.position, event.streamId) < fromPosition) return newestFirst.reverse().slice(0, maxCount);
-        newestFirst.push(event);
+        if (isOwnEvent(event)) newestFirst.push(event);
       }
       const oldest = page.at(-1);
       if (page.length < SCAN_PAGE || oldest?.position === undefined) return newestFirst.reverse().slice(0, maxCount);
@@ -346,10 +349,13 @@ function checkOptions(options: KurrentDbEventStoreOptions): void {
   positive('maxAppendBytes', maxAppendBytes);
 }
 
-/** `$` starts KurrentDB's system streams and event types; `readAll` leaves those out. */
+/** `$` starts KurrentDB's system streams and event types, `snapshot-` our snapshot streams; `readAll` leaves those out. */
 function assertKurrentNames(streamId: string, prepared: readonly PreparedEvent[]): void {
   if (streamId.startsWith('$')) {
     throw new InvalidEventError(`Stream id '${streamId}' starts with '$', which KurrentDB reserves for system streams.`, { streamId });
+  }
+  if (streamId.startsWith(SNAPSHOT_STREAM_MARKER)) {
+    throw new InvalidEventError(`Stream id '${streamId}' starts with '${SNAPSHOT_STREAM_MARKER}', which this store keeps for snapshot streams.`, { streamId });
   }
   const system = prepared.find((e) => e.type.startsWith('$'));
   if (system) {
@@ -387,8 +393,9 @@ function isWrongExpectedVersion(error: unknown): error is WrongExpectedVersionEr
   return error instanceof WrongExpectedVersionError || (error as { type?: unknown } | null)?.type === 'wrong-expected-version';
 }
 
-function isStreamNotFound(error: unknown): boolean {
-  return error instanceof StreamNotFoundError || (error as { type?: unknown } | null)?.type === 'stream-not-found';
+/** Not a `$`-typed event (a tombstone, a link) that sits in a stream the `$all` filter lets through. */
+function isOwnEvent(event: KurrentRecordedEvent): boolean {
+  return !event.type.startsWith('$');
 }
 
 function isEnvelopeMetadata(metadata: unknown): metadata is EventMetadata {

@@ -20,16 +20,20 @@
  * - `ServerFeatures/GetSupportedMethods`: lists Read and Append only, so the client uses the v1
  *   Append rather than BatchAppend.
  * - Startup system events (`$`-prefixed types in `$`-prefixed streams), as a real node has in `$all`.
+ * - Stream metadata, stored only: `setStreamMetadata` is an append of a `$metadata` event to the
+ *   `$$<stream>` stream, and the fake keeps it like any other append, so `getStreamMetadata`
+ *   reads it back. Nothing in it is enforced: a `$maxCount` stream still serves all its events.
  * - Outages and faults for tests: `stop()` closes the listener and drops connections (the client
  *   sees ECONNREFUSED / UNAVAILABLE), `restart()` listens again on the same port with the data kept,
  *   `failNext()` answers the next call with a gRPC status, `delayNextAppend()` commits late (for
  *   deadline tests: the write still happens, as on a real node).
  *
  * Not implemented: BatchAppend, Delete / Tombstone (so no StreamDeleted), subscriptions and
- * persistent subscriptions, projections, users, ACLs and authentication, TLS, stream metadata
- * (`$$` streams, max age / count), link resolution, gossip and clusters (use a single-node
- * connection string), the v2 protocol (multiStreamAppend / appendRecords), scavenging, and
- * KurrentDB's bounded idempotency cache (here every id in the stream counts, forever).
+ * persistent subscriptions, projections, users, ACLs and authentication, TLS, enforcing stream
+ * metadata (max count / age, truncate before, ACLs: stored, never applied), link resolution,
+ * gossip and clusters (use a single-node connection string), the v2 protocol (multiStreamAppend /
+ * appendRecords), scavenging, and KurrentDB's bounded idempotency cache (here every id in the
+ * stream counts, forever).
  */
 import * as grpc from '@grpc/grpc-js';
 import { ServerFeaturesService } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/serverfeatures_grpc_pb';
