@@ -175,7 +175,7 @@ describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings',
     expect(userRecords(fake)).toHaveLength(1);
   });
 
-  it('a deadline is storage_unavailable with an unknown outcome; retrying with the same ids does not duplicate', async () => {
+  it('EST-18 a deadline is storage_unavailable (reason deadline_exceeded) with an unknown outcome, never a partial write; retrying with the same ids does not duplicate', async () => {
     const store = await open({ appendDeadlineMs: 100 });
     await store.append('session-A', [testEvent('e1')], { expectedRevision: 'no_stream' });
     // The node commits long after the client gave up, as a slow real node can.
@@ -185,6 +185,8 @@ describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings',
     expect(error).toMatchObject({ code: 'storage_unavailable', details: { reason: 'deadline_exceeded' } });
     expect(error.message).toContain('may or may not have been written');
     await fake.whenIdle();
+    // All or nothing: the late commit wrote the whole batch (a node that gave up would write none).
+    expect([['e1'], ['e1', 'e2', 'e3']]).toContainEqual((await store.readStream('session-A')).map((e) => e.metadata.eventId));
     const retried = await store.append('session-A', batch, { expectedRevision: 0 });
     const events = await store.readStream('session-A');
     expect(events.map((e) => e.metadata.eventId)).toEqual(['e1', 'e2', 'e3']);
