@@ -219,9 +219,17 @@ describe('agent loop over HTTP with a fake Anthropic model and the fake Google A
     const results = ofType(events, 'MessageSent')
       .map((e) => e.data as { role: string; message?: string })
       .filter((d) => d.role === 'tool');
-    const warning = "[OneClaw: 'gmail_search' has failed 2 times in a row with this error (tool_not_available).";
+    const warning = "[OneClaw: 'gmail_search' has failed with this error (tool_not_available) in 2 replies in a row.";
     expect(results.map((r) => r.message?.includes(warning))).toEqual([false, true, false]);
     expect(JSON.stringify(model.requests[2]?.body)).toContain(warning);
+  });
+
+  it('LOOP a reply that makes one failing call three times in parallel is one failure: the model loads the group and the turn completes', async () => {
+    await server.api('POST', '/api/sessions', { sessionId: 'parallel' });
+    const search = { name: 'gmail_search', arguments: { query: 'x' } };
+    model.enqueue(fakeReply.toolCalls(search, search, search), fakeReply.toolCall('load_tool_group', { group_name: 'google_gmail' }), fakeReply.text('Loaded; searching next.'));
+    const turn = await server.api('POST', '/api/sessions/parallel/messages', { text: 'search my mail' });
+    expect(turn.body).toMatchObject({ reason: 'completed', rounds: 3 });
   });
 
   it('LOOP-07 the same call giving the same result in three model replies ends the turn, after warning the model once', async () => {

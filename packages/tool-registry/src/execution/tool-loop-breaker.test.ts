@@ -20,7 +20,7 @@ describe('loop breaker (RELIABILITY B5.5)', () => {
     expect(breaker.record(fail('read_file'))).toEqual({
       stop: false,
       warning:
-        "[OneClaw: 'read_file' has failed 2 times in a row with this error (validation_error). If it fails the same way once more, this turn stops. Change the arguments or try a different approach.]",
+        "[OneClaw: 'read_file' has failed with this error (validation_error) in 2 replies in a row. If it fails with it once more, this turn stops. Fix what the error says, or try a different approach.]",
     });
     expect(breaker.record(fail('read_file'))).toEqual({
       stop: true,
@@ -44,10 +44,64 @@ describe('loop breaker (RELIABILITY B5.5)', () => {
     expect(breaker.record(fail('read_file')).stop).toBe(false);
   });
 
-  it('LOOP-06 another tool succeeding in between does not reset the failing tool', () => {
+  it('LOOP-06 another tool succeeding in the same replies does not reset the failing tool', () => {
     const breaker = new ToolLoopBreaker();
-    const verdicts = breaker.recordReply([fail('exec'), ok('get_current_time'), fail('exec'), ok('get_current_time'), fail('exec')]);
-    expect(verdicts[4]).toMatchObject({ stop: true, toolName: 'exec', kind: 'failures', count: 3 });
+    const reply = [fail('exec'), ok('get_current_time', {}, '12:00:01')];
+    breaker.recordReply(reply);
+    breaker.recordReply([ok('get_current_time', {}, '12:00:02'), fail('exec')]);
+    expect(breaker.recordReply(reply)[0]).toMatchObject({ stop: true, toolName: 'exec', kind: 'failures', count: 3 });
+  });
+
+  it('a reply that makes one failing call several times (in parallel) counts it once', () => {
+    const breaker = new ToolLoopBreaker();
+    const search = fail('gmail_search', 'tool_not_available', "load the group 'google_gmail' first");
+    expect(breaker.recordReply([search, search, search]).some((v) => v.stop)).toBe(false);
+    expect(breaker.recordReply([search, search]).map((v) => v.stop === false && v.warning !== undefined)).toEqual([true, false]);
+    expect(breaker.recordReply([search, search])[0]).toMatchObject({ stop: true, count: 3 });
+  });
+
+  it('LOOP-05 LOOP-04 every call failing in 5 replies in a row stops the turn, whatever the tools and errors; a warning comes with the 4th', () => {
+    const breaker = new ToolLoopBreaker();
+    const replies = [
+      [fail('read_file', 'not_found')],
+      [fail('read_file', 'permission_denied')],
+      [fail('list_files', 'not_found'), fail('read_file', 'not_found')],
+      [fail('read_file', 'validation_error')],
+      [fail('http_request', 'timeout', 'took longer than 30 s')],
+    ];
+    const verdicts = replies.map((reply) => breaker.recordReply(reply));
+    expect(verdicts.slice(0, 3).flat()).toEqual([{ stop: false }, { stop: false }, { stop: false }, { stop: false }]);
+    expect(verdicts[3]).toEqual([
+      {
+        stop: false,
+        warning: '[OneClaw: every tool call of your last 4 replies failed. If every call of the next one fails too, this turn stops. Fix what the errors say, or answer the user.]',
+      },
+    ]);
+    expect(verdicts[4]).toEqual([
+      {
+        stop: true,
+        toolName: 'http_request',
+        kind: 'error_rounds',
+        count: 5,
+        errorType: 'timeout',
+        reason:
+          "Stopped: every tool call failed in 5 model replies in a row (the last: 'http_request', timeout: took longer than 30 s) Explain the problem to the user or try a different approach.",
+      },
+    ]);
+  });
+
+  it('a reply with one successful call ends a run of failing replies', () => {
+    const breaker = new ToolLoopBreaker();
+    for (let i = 0; i < 4; i++) breaker.recordReply([fail(`tool_${i}`)]);
+    breaker.recordReply([fail('a'), ok('b')]);
+    for (let i = 0; i < 4; i++) expect(breaker.recordReply([fail(`other_${i}`)]).some((v) => v.stop)).toBe(false);
+  });
+
+  it('a reply that is one failure short of two limits carries both warnings', () => {
+    const breaker = new ToolLoopBreaker({ maxErrorRounds: 3 });
+    breaker.recordReply([fail('x')]);
+    const [verdict] = breaker.recordReply([fail('x')]);
+    expect(verdict?.stop === false && verdict.warning?.split('\n')).toEqual([expect.stringContaining("'x' has failed"), expect.stringContaining('last 2 replies failed')]);
   });
 
   it('LOOP-05 mutating the arguments of a call that keeps failing the same way does not escape', () => {
@@ -65,11 +119,17 @@ describe('loop breaker (RELIABILITY B5.5)', () => {
 
   it('failures of different tools are counted apart', () => {
     const breaker = new ToolLoopBreaker();
-    expect(breaker.recordReply([fail('a'), fail('b'), fail('a'), fail('b')]).some((v) => v.stop)).toBe(false);
+    const replies = [
+      [fail('a'), ok('c')],
+      [fail('b'), ok('d')],
+      [fail('a'), ok('e')],
+      [fail('b'), ok('f')],
+    ];
+    expect(stopsAt(breaker, replies)).toBe(0);
   });
 
   it('takes another limit; the 61-call loop of the origin app stops at the limit', () => {
-    const breaker = new ToolLoopBreaker({ maxConsecutiveFailures: 5 });
+    const breaker = new ToolLoopBreaker({ maxConsecutiveFailures: 5, maxErrorRounds: 100 });
     let stoppedAt = 0;
     for (let i = 1; i <= 61 && stoppedAt === 0; i++) if (breaker.record(fail('http_request', 'execution_error', 'HTTP 500')).stop) stoppedAt = i;
     expect(stoppedAt).toBe(5);
@@ -124,14 +184,13 @@ describe('loop breaker (RELIABILITY B5.5)', () => {
     expect(breaker.recordReply([read]).map((v) => v.stop)).toEqual([true]);
   });
 
-  it('takes another limit for the same result', () => {
-    const breaker = new ToolLoopBreaker({ maxSameResults: 5 });
-    expect(
-      stopsAt(
-        breaker,
-        Array.from({ length: 10 }, () => [ok('t')]),
-      ),
-    ).toBe(5);
+  it('takes other limits; the same result needs at least 2, and no limit warns on a first occurrence', () => {
+    const same = () => Array.from({ length: 10 }, () => [ok('t')]);
+    expect(stopsAt(new ToolLoopBreaker({ maxSameResults: 5 }), same())).toBe(5);
+    expect(stopsAt(new ToolLoopBreaker({ maxSameResults: 1 }), same())).toBe(2);
+    const two = new ToolLoopBreaker({ maxSameResults: 2, maxConsecutiveFailures: 2, maxErrorRounds: 2 });
+    expect([two.record(ok('t')), two.record(fail('x'))]).toEqual([{ stop: false }, { stop: false }]);
+    expect(two.record(fail('x'))).toMatchObject({ stop: true, kind: 'failures' });
   });
 
   it('reset starts a new turn', () => {

@@ -26,8 +26,7 @@ beforeEach(() => {
   clock = new Date('2025-03-01T12:00:00Z');
   sessions = new SessionRepository(store, new ToolRegistry(), () => clock);
   memory = new MemoryFile({ folder: path.join(dir, 'memory'), now: () => clock, timeZone: 'UTC' });
-  opened = [];
-  history = new HistoryIndex({ store, memory, timeZone: 'UTC', openDatabase: () => opened[opened.push(openAnonymousDatabase()) - 1] as Database.Database });
+  history = new HistoryIndex({ store, memory, timeZone: 'UTC' });
 });
 afterEach(async () => {
   jest.restoreAllMocks();
@@ -208,6 +207,13 @@ describe('search_history over a real SQLite event store and the memory file (iss
 });
 
 describe('search_history: the index is SQLite, outside the heap, and queries are words only', () => {
+  // The same index, with its connections watched (the other tests use the default opener).
+  beforeEach(() => {
+    history.close();
+    opened = [];
+    history = new HistoryIndex({ store, memory, timeZone: 'UTC', openDatabase: () => opened[opened.push(openAnonymousDatabase()) - 1] as Database.Database });
+  });
+
   it("is SQLite's anonymous temporary database (no file is left behind, even after a crash); after close() a search answers search_unavailable", async () => {
     await seed();
     expect(text(await search({ query: 'kubernetes' }))).toContain('session alpha');
