@@ -270,6 +270,43 @@ describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings',
     expect((await store.readStream('session-A')).map((e) => e.type)).toEqual(['TestEvent', '$>', 'TestEvent']);
   });
 
+  it("readAll reads on past $-typed events that fill the node's page: a page is short only at the end of the log, and following the pages skips nothing", async () => {
+    const store = await open();
+    await store.append('session-A', [testEvent('a0')], { expectedRevision: 'no_stream' });
+    // Links another application wrote into our streams: they pass the node's stream-name filter.
+    const links = (n: number) => Array.from({ length: n }, (_, i) => jsonEvent({ type: '$>', data: { link: `${i}@elsewhere` } }));
+    const client = KurrentDBClient.connectionString(fake.connectionString);
+    try {
+      await client.appendToStream('session-A', links(7));
+      await store.append('session-A', [testEvent('a1'), testEvent('a2')], { expectedRevision: 7 });
+      await client.appendToStream('session-B', links(5));
+      await store.append('session-B', [testEvent('b0')], { expectedRevision: 4 });
+    } finally {
+      await client.dispose();
+    }
+    const ids = (events: readonly { metadata: { eventId: string } }[]) => events.map((e) => e.metadata.eventId);
+
+    // The node's first pages of 2 hold a0 and links only; the store reads on until 2 are left.
+    expect(ids(await store.readAll({ maxCount: 2 }))).toEqual(['a0', 'a1']);
+    const [a0] = await store.readAll({ maxCount: 1 });
+    // From a0's position (what GlobalFollower does), with nothing but links between a0 and a1.
+    expect(ids(await store.readAll({ fromPosition: a0?.position, maxCount: 2 }))).toEqual(['a0', 'a1']);
+    // From an offset inside a0 (the backwards scan): a1 and a2, then b0 after five more links.
+    expect(ids(await store.readAll({ fromPosition: (a0?.position ?? 0) + 1, maxCount: 3 }))).toEqual(['a1', 'a2', 'b0']);
+
+    // Followed as GlobalFollower follows: from the last position applied, until a page is short.
+    const followed: string[] = [];
+    let last = -1;
+    for (let reads = 0; reads < 10; reads++) {
+      const page = await store.readAll({ fromPosition: Math.max(0, last), maxCount: 3 });
+      const fresh = page.filter((e) => e.position > last);
+      followed.push(...ids(fresh));
+      if (page.length < 3) break;
+      last = fresh.at(-1)?.position ?? last;
+    }
+    expect(followed).toEqual(['a0', 'a1', 'a2', 'b0']);
+  });
+
   it('readAll from an offset inside a record (last position + 1), which KurrentDB refuses, reads from the next event', async () => {
     const store = await open();
     await store.append('session-A', [testEvent('a0'), testEvent('a1')], { expectedRevision: 'no_stream' });

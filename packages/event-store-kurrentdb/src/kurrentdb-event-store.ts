@@ -86,8 +86,9 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * - `readAll` is `$all` filtered on the node by stream name: the streams that start with
  *   `streamPrefix` (any, without one), minus system streams (`$...`) and snapshot streams
  *   (`<streamPrefix>snapshot-...`, `snapshotStore()`). A `$`-typed event inside one of those
- *   streams (a tombstone, a link another application wrote) is dropped after the read, so such a
- *   page can come back shorter than `maxCount`.
+ *   streams (a tombstone, a link another application wrote) is dropped after the read, and the
+ *   store reads on until `maxCount` events are left or the log ends: a page shorter than
+ *   `maxCount` still means the end of the log.
  * - Snapshots: `snapshotStore()` keeps them in KurrentDB too, one stream per projection and
  *   stream (kurrentdb-snapshot-store.ts). Stream ids starting with `snapshot-` are refused, so
  *   no stream of events is ever named like a snapshot stream.
@@ -176,16 +177,16 @@ export class KurrentDbEventStore implements EventStore {
     try {
       let events: KurrentRecordedEvent[];
       if (fromPosition <= 0) {
-        events = await this.readAllRaw(FORWARDS, START, maxCount);
+        events = await this.readOwnForwards(START, maxCount);
       } else {
         try {
-          events = await this.readAllRaw(FORWARDS, { commit: BigInt(fromPosition), prepare: BigInt(fromPosition) }, maxCount);
+          events = await this.readOwnForwards({ commit: BigInt(fromPosition), prepare: BigInt(fromPosition) }, maxCount);
         } catch (error) {
           if (!isInvalidPositionError(error)) throw error;
           events = await this.readAllFromOffset(fromPosition, maxCount);
         }
       }
-      return events.filter(isOwnEvent).map((e) => this.toRecorded(e));
+      return events.map((e) => this.toRecorded(e));
     } catch (error) {
       throw toStoreError(error, 'read all events from');
     }
@@ -295,7 +296,38 @@ export class KurrentDbEventStore implements EventStore {
     return out;
   }
 
-  /** Events at or after an offset that is not an event's position: scan back from the end to it. */
+  /**
+   * `$all` forwards from a position, `$`-typed events left out, until `maxCount` events are kept
+   * or the node's page comes back short. The node fills its page before that filter, so one page
+   * can keep fewer than asked although more follow; callers (`GlobalFollower`) take a short page
+   * for the end of the log, so this reads on. Each further page starts at the last event read
+   * (forwards from a position includes it, so it is skipped) and asks for what is still missing,
+   * or for as many as were dropped so far if that is more: a long run of `$`-typed events costs a
+   * few reads that double in size, not one read per event.
+   */
+  private async readOwnForwards(from: ReadPosition, maxCount: number): Promise<KurrentRecordedEvent[]> {
+    const own: KurrentRecordedEvent[] = [];
+    let dropped = 0;
+    let resume: Position | undefined;
+    for (;;) {
+      const asked = resume === undefined ? maxCount : Math.min(Math.max(maxCount - own.length, dropped) + 1, Number.MAX_SAFE_INTEGER);
+      const page = await this.readAllRaw(FORWARDS, resume ?? from, asked);
+      for (const event of page) {
+        if (resume !== undefined && portPosition(event.position, event.streamId) <= Number(resume.commit)) continue;
+        if (isOwnEvent(event)) own.push(event);
+        else dropped++;
+      }
+      const last = page.at(-1);
+      if (own.length >= maxCount || page.length < asked || last === undefined) return own.slice(0, maxCount);
+      resume = usablePosition(last.position, last.streamId);
+    }
+  }
+
+  /**
+   * Events at or after an offset that is not an event's position: scan back from the end to it.
+   * It keeps every own event down to the offset before it cuts `maxCount`, so its pages are never
+   * short for the reason `readOwnForwards` reads on.
+   */
   private async readAllFromOffset(fromPosition: number, maxCount: number): Promise<KurrentRecordedEvent[]> {
     const newestFirst: KurrentRecordedEvent[] = [];
     let from: ReadPosition = END;
@@ -380,13 +412,19 @@ function countOf(maxCount: number | undefined): number {
 
 /** The commit position as a number (see the class comment); refused rather than rounded. */
 function portPosition(position: Position | undefined, where: string): number {
-  const commit = position?.commit;
-  if (commit === undefined || commit < 0n || commit > MAX_SAFE) {
-    throw new StorageUnavailableError(`KurrentDB returned an event of '${where}' without a usable log position (${String(commit)}). This KurrentDB version is not supported.`, {
-      reason: 'unsupported_server',
-    });
+  return Number(usablePosition(position, where).commit);
+}
+
+function usablePosition(position: Position | undefined, where: string): Position {
+  if (position === undefined || position.commit < 0n || position.commit > MAX_SAFE) {
+    throw new StorageUnavailableError(
+      `KurrentDB returned an event of '${where}' without a usable log position (${String(position?.commit)}). This KurrentDB version is not supported.`,
+      {
+        reason: 'unsupported_server',
+      },
+    );
   }
-  return Number(commit);
+  return position;
 }
 
 function isWrongExpectedVersion(error: unknown): error is WrongExpectedVersionError {

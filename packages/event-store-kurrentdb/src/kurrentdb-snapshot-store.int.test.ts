@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import { BACKWARDS, END, FORWARDS, KurrentDBClient, START, binaryEvent, jsonEvent } from '@kurrent/kurrentdb-client';
 import { loadSessionState, replay, sessionSnapshotOf, sessionStreamId, type StoredSnapshot } from '@oneclaw/core';
@@ -8,7 +8,7 @@ import { describeSnapshotStoreContract, testEvent } from '@oneclaw/core/testing'
 import { appendBatches, longSession } from '@oneclaw/core/testing/long-session';
 import { startFakeKurrentDb, type FakeKurrentDb } from './testing';
 import { KurrentDbEventStore } from './kurrentdb-event-store';
-import { SNAPSHOT_EVENT_TYPE } from './kurrentdb-snapshot-store';
+import { DEFAULT_MAX_SNAPSHOT_STATE_BYTES, KurrentDbSnapshotStore, SNAPSHOT_EVENT_TYPE } from './kurrentdb-snapshot-store';
 import { readStreamEvents, snapshotStreamName } from './kurrentdb-streams';
 
 // The snapshot contract against the FAKE KurrentDB (a new node per test, and one shared node with
@@ -127,6 +127,27 @@ function describeOnNode(name: string, startNode: () => Promise<Node>): void {
       // rest); the FAKE stores the metadata but does not apply it.
       expect(await readStreamEvents(client, stream, FORWARDS, START, 10)).toHaveLength(node.enforcesMetadata ? 1 : 3);
       expect((await store.snapshotStore().read('session-a', 'session'))?.revision).toBe(2);
+    });
+
+    it('setting $maxCount keeps the metadata an operator set on the snapshot stream ($acl, custom keys), and a restarted store that finds $maxCount 1 writes none', async () => {
+      await store.append('session-a', [testEvent('a0'), testEvent('a1')], { expectedRevision: 'no_stream' });
+      const stream = snapshotStreamName(prefix, 'session', 'session-a');
+      const operator = { acl: { readRoles: ['$all'], metaWriteRoles: ['$admins'] }, owner: 'ops-team' };
+      await client.setStreamMetadata(stream, operator);
+      expect(await store.snapshotStore().write(snapshotOf('session-a', 0, '{}', 'a0'))).toBe(true);
+      expect((await client.getStreamMetadata(stream)).metadata).toEqual({ ...operator, maxCount: 1 });
+
+      // A restarted replica: a new store, which has not seen the stream yet.
+      const restarted = await KurrentDbEventStore.connect(node.connectionString, { streamPrefix: prefix });
+      try {
+        expect(await restarted.snapshotStore().write(snapshotOf('session-a', 1, '{}', 'a1'))).toBe(true);
+      } finally {
+        await restarted.close();
+      }
+      // The operator's metadata event and ours, nothing more.
+      expect(await readStreamEvents(client, `$$${stream}`, FORWARDS, START, 10)).toHaveLength(2);
+      expect((await client.getStreamMetadata(stream)).metadata).toEqual({ ...operator, maxCount: 1 });
+      expect((await store.snapshotStore().read('session-a', 'session'))?.eventId).toBe('a1');
     });
 
     it('F4 a session loads from its KurrentDB snapshot and the events after it, through another store, to the state a full replay gives', async () => {
@@ -254,6 +275,31 @@ describe('KurrentDbSnapshotStore against a loopback gRPC FAKE KurrentDB: no pref
     expect(loaded).toMatchObject({ source: 'replay', ignored: { reason: 'unreadable' } });
     expect(await snapshots.write(snapshotOf('session-a', 1, '{}', 'a1'))).toBe(true);
     expect((await snapshots.read('session-a', 'session'))?.eventId).toBe('a1');
+  });
+
+  it('a snapshot that unzips to more than 64 MiB (a gzip bomb) is storage_corrupt and the loader replays; maxStateBytes sets the bound', async () => {
+    const fields = { streamId: 'session-a', projection: 'session', version: 1, revision: 1, eventId: 'a1', takenAt: 'now', encoding: 'gzip' };
+    const bomb = gzipSync(Buffer.alloc(DEFAULT_MAX_SNAPSHOT_STATE_BYTES + 1), { level: 1 });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const client = KurrentDBClient.connectionString(fake.connectionString);
+    try {
+      await client.appendToStream('snapshot-session:session-a', binaryEvent({ type: SNAPSHOT_EVENT_TYPE, data: bomb, metadata: fields }));
+      await expect(store.snapshotStore().read('session-a', 'session')).rejects.toMatchObject({
+        code: 'storage_corrupt',
+        details: { reason: 'snapshot_too_large', maxStateBytes: 64 * 1024 * 1024 },
+      });
+      expect(await loadSessionState(store, store.snapshotStore(), 'session-a')).toMatchObject({ source: 'replay', ignored: { reason: 'unreadable' } });
+
+      // The bound itself, lowered: a state of exactly maxStateBytes is read, one byte more is not.
+      const small = new KurrentDbSnapshotStore(client, '', store, () => undefined, { maxStateBytes: 1024 });
+      expect(await small.write(snapshotOf('session-a', 1, 'x'.repeat(1024), 'a1'))).toBe(true);
+      expect((await small.read('session-a', 'session'))?.state).toHaveLength(1024);
+      expect(await small.write(snapshotOf('session-a', 1, 'x'.repeat(1025), 'a1'))).toBe(true);
+      await expect(small.read('session-a', 'session')).rejects.toMatchObject({ code: 'storage_corrupt', details: { reason: 'snapshot_too_large', maxStateBytes: 1024 } });
+      expect((await store.snapshotStore().read('session-a', 'session'))?.state).toHaveLength(1025);
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('the check reads the session stream only: a snapshot of a revision the stream lacks, or of another event, is refused before any append', async () => {

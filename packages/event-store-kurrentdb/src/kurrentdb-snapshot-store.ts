@@ -13,9 +13,25 @@ const SNAPSHOTS_KEPT = 1;
 const MAX_REMEMBERED_STREAMS = 10_000;
 /** Fastest gzip: a 10,000-event session's 1.6 MiB state takes about 6 ms, on libuv's thread pool. */
 const GZIP_LEVEL = 1;
+/**
+ * The most a snapshot's data may unzip to: 64 MiB, 64 times the 1 MiB a node accepts per append
+ * by default (MaxAppendSize). Gzip can inflate about 1,000-fold, so without a bound 1 MiB from
+ * anyone who can write to the stream could come back as a gigabyte of text. A real state
+ * compresses far less: the 10,000-event test session's 1.6 MiB of JSON gzips to 85 KiB, 19-fold,
+ * and text with less repetition less; at that ratio a state that fits the default append size
+ * unzips to about 20 MiB, well under the bound. Past it (possible only on a node whose
+ * MaxAppendSize was raised), the snapshot is unreadable and the session is replayed: a cost,
+ * not an error.
+ */
+export const DEFAULT_MAX_SNAPSHOT_STATE_BYTES = 64 * 1024 * 1024;
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
+
+export interface KurrentDbSnapshotStoreOptions {
+  /** The most a snapshot's state may unzip to, in bytes; over it, `read` is `storage_corrupt`. Default `DEFAULT_MAX_SNAPSHOT_STATE_BYTES`. */
+  readonly maxStateBytes?: number;
+}
 
 /** What a snapshot event's metadata holds: the snapshot without its state (the event's data), and how the state is encoded. */
 type SnapshotFields = Omit<StoredSnapshot, 'state'> & { readonly encoding: 'gzip' };
@@ -35,15 +51,22 @@ type SnapshotFields = Omit<StoredSnapshot, 'state'> & { readonly encoding: 'gzip
  *   byte for byte. The latest snapshot is the stream's last event (one read backwards); every
  *   write appends (expected state any), so the last write wins, even one of an older revision.
  * - Old snapshots: the stream's metadata sets `$maxCount` 1, so a node serves only the last event
- *   and scavenging reclaims the others. It is set before this store's first write to each
- *   stream (remembered per store, so a restarted replica sets it once more, which is harmless),
- *   and a write whose metadata cannot be set fails without appending: a snapshot stream never
- *   grows without that limit. The fake KurrentDB stores the metadata but does not enforce it.
+ *   and scavenging reclaims the others. Before this store's first write to each stream it reads
+ *   the stream's metadata and, unless `$maxCount` is 1 already, writes it back with `$maxCount`
+ *   1 and everything else kept (an operator's `$acl`, custom keys); it remembers the stream per
+ *   store, so a restarted replica reads it once more and writes nothing. A write whose metadata
+ *   cannot be read or set fails without appending: a snapshot stream never grows without that
+ *   limit. Between that read and write, a change another client makes to the metadata can be
+ *   lost (the client gives no revision to expect); it would take two writers within
+ *   milliseconds, once per stream. The fake KurrentDB stores the metadata but does not enforce it.
+ * - A snapshot's data unzips to at most `maxStateBytes` (`DEFAULT_MAX_SNAPSHOT_STATE_BYTES`);
+ *   more is `storage_corrupt`, as for data that does not unzip.
  * - Errors map as the event store's (`toStoreError`): an outage is `StorageUnavailableError`, a
  *   state over the node's MaxAppendSize is `PayloadTooLargeError`.
  */
 export class KurrentDbSnapshotStore implements SnapshotStore {
   private readonly limited = new Set<string>();
+  private readonly maxStateBytes: number;
 
   constructor(
     private readonly client: KurrentDBClient,
@@ -51,7 +74,10 @@ export class KurrentDbSnapshotStore implements SnapshotStore {
     /** The event store of the same client and prefix: the log a write is checked against. */
     private readonly log: Pick<EventStore, 'readStream'>,
     private readonly assertOpen: () => void,
-  ) {}
+    options: KurrentDbSnapshotStoreOptions = {},
+  ) {
+    this.maxStateBytes = options.maxStateBytes ?? DEFAULT_MAX_SNAPSHOT_STATE_BYTES;
+  }
 
   async read(streamId: string, projection: string): Promise<StoredSnapshot | undefined> {
     this.assertOpen();
@@ -63,7 +89,7 @@ export class KurrentDbSnapshotStore implements SnapshotStore {
       const unprefixed = snapshotStreamName('', projection, streamId);
       throw toStoreError(error, `read the snapshot '${unprefixed}' from`, { streamId: unprefixed });
     }
-    return last === undefined ? undefined : snapshotOf(last, streamId, projection);
+    return last === undefined ? undefined : snapshotOf(last, streamId, projection, this.maxStateBytes);
   }
 
   /**
@@ -105,7 +131,8 @@ export class KurrentDbSnapshotStore implements SnapshotStore {
 
   private async limitOnce(stream: string): Promise<void> {
     if (this.limited.has(stream)) return;
-    await this.client.setStreamMetadata(stream, { maxCount: SNAPSHOTS_KEPT });
+    const { metadata } = await this.client.getStreamMetadata(stream, { requiresLeader: true });
+    if (metadata?.maxCount !== SNAPSHOTS_KEPT) await this.client.setStreamMetadata(stream, { ...metadata, maxCount: SNAPSHOTS_KEPT });
     if (this.limited.size >= MAX_REMEMBERED_STREAMS) this.limited.clear();
     this.limited.add(stream);
   }
@@ -113,10 +140,11 @@ export class KurrentDbSnapshotStore implements SnapshotStore {
 
 /**
  * The snapshot a stream's last event holds. An event that is not one of ours (another
- * application's, in a stream named like ours), or whose data does not unzip, is
- * `storage_corrupt`: the loader then replays, and the server's next write puts a snapshot after it.
+ * application's, in a stream named like ours), or whose data does not unzip, or unzips to more
+ * than `maxStateBytes`, is `storage_corrupt`: the loader then replays, and the server's next
+ * write puts a snapshot after it.
  */
-async function snapshotOf(event: KurrentRecordedEvent, streamId: string, projection: string): Promise<StoredSnapshot> {
+async function snapshotOf(event: KurrentRecordedEvent, streamId: string, projection: string, maxStateBytes: number): Promise<StoredSnapshot> {
   const fields = event.metadata as Partial<Record<keyof SnapshotFields, unknown>> | undefined;
   const ours =
     event.type === SNAPSHOT_EVENT_TYPE &&
@@ -132,21 +160,26 @@ async function snapshotOf(event: KurrentRecordedEvent, streamId: string, project
     typeof fields.takenAt === 'string' &&
     fields.encoding === 'gzip';
   let state: string | undefined;
+  let tooLarge = false;
   if (ours)
-    state = await gunzipAsync(event.data as Uint8Array).then(
+    state = await gunzipAsync(event.data as Uint8Array, { maxOutputLength: maxStateBytes }).then(
       (text) => text.toString('utf8'),
-      () => undefined,
-    );
-  if (state === undefined) {
-    throw new StorageCorruptError(
-      `The last event of KurrentDB stream '${event.streamId}' is not a snapshot of '${streamId}' (${projection}); the next snapshot written replaces it.`,
-      {
-        reason: 'foreign_snapshot_event',
-        streamId,
-        kurrentStream: event.streamId,
-        type: event.type,
+      (error: unknown) => {
+        tooLarge = (error as { code?: unknown } | null)?.code === 'ERR_BUFFER_TOO_LARGE';
+        return undefined;
       },
     );
+  if (state === undefined) {
+    const where = { streamId, kurrentStream: event.streamId, type: event.type };
+    throw tooLarge
+      ? new StorageCorruptError(
+          `The snapshot in KurrentDB stream '${event.streamId}' unzips to more than ${maxStateBytes} bytes, so it is not read; the next snapshot written replaces it.`,
+          { reason: 'snapshot_too_large', maxStateBytes, ...where },
+        )
+      : new StorageCorruptError(
+          `The last event of KurrentDB stream '${event.streamId}' is not a snapshot of '${streamId}' (${projection}); the next snapshot written replaces it.`,
+          { reason: 'foreign_snapshot_event', ...where },
+        );
   }
   return {
     streamId,

@@ -22,6 +22,10 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   /** First global position to return (inclusive); default the beginning. */
   readonly fromPosition?: number;
+  /**
+   * At most this many events. A page with fewer means the log ends there (`GlobalFollower`
+   * stops on it), so an adapter that drops events after its backend filled a page reads on.
+   */
   readonly maxCount?: number;
 }
 

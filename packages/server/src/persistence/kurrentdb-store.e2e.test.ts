@@ -54,7 +54,12 @@ describe('a server process on KurrentDB (a loopback FAKE KurrentDB, FAKE Anthrop
       const snapshot = await waitFor('the snapshot', () => store.snapshotStore().read(sessionStreamId('snap'), SESSION_PROJECTION), 1200);
       expect(snapshot).toMatchObject({ version: SESSION_PROJECTION_VERSION, revision: expect.any(Number) });
       expect(snapshot.state).toContain('Before the snapshot');
+      // The node's log holds the snapshot stream, but `$all` as the store reads it (the session
+      // list's source) gives the session's events only, none of that stream.
       expect(kurrent.records().some((r) => r.streamName === 'snapshot-session:session-snap')).toBe(true);
+      const all = await store.readAll();
+      expect(all.filter((e) => e.streamId === sessionStreamId('snap')).length).toBeGreaterThan(snapshot.revision);
+      expect(all.filter((e) => e.streamId.startsWith('snapshot-'))).toEqual([]);
       await first.server.kill();
       // Marks the checkpoint (same revision and event, so the store accepts it): a server that
       // loads the session from it shows the mark; one that replayed the events would not.
