@@ -40,7 +40,14 @@ export {
 export { ToolExecutionEngine, type ExecutionScope, type ToolCallOutcome, type ToolCallRequest, type ToolExecutionEngineOptions } from './execution/tool-execution-engine';
 export { grantAllPermissions, type PermissionChecker, type PermissionDecision, type PermissionRequest } from './execution/permission-checker';
 export { DEFAULT_MAX_RESULT_CHARS, truncateText } from './execution/truncate-text';
-export { DEFAULT_MAX_CONSECUTIVE_FAILURES, DEFAULT_MAX_ERROR_ROUNDS, DEFAULT_MAX_SAME_RESULTS, ToolLoopBreaker, type LoopOutcome, type LoopVerdict } from './execution/tool-loop-breaker';
+export {
+  DEFAULT_MAX_CONSECUTIVE_FAILURES,
+  DEFAULT_MAX_ERROR_ROUNDS,
+  DEFAULT_MAX_SAME_RESULTS,
+  ToolLoopBreaker,
+  type LoopOutcome,
+  type LoopVerdict,
+} from './execution/tool-loop-breaker';
 
 // Provider formats and token accounting
 export { PROVIDER_NAMES, type ProviderName } from './providers/provider-name';
