@@ -102,7 +102,8 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
     await defaults.getByText('Default model set to gpt-4o.').waitFor();
     await expect(defaults.getAttribute('data-label-at-success')).resolves.toBe('Fetch Test / gpt-4o');
     await waitForText(label, 'Fetch Test / gpt-4o');
-    await provider.getByText('Default', { exact: true }).waitFor();
+    // The chip, not the Reasoning selects' "Default" option.
+    await provider.locator('.chip').getByText('Default', { exact: true }).waitFor();
     const answer = await ui.api<{ defaultModel: unknown }>('GET', '/api/providers');
     expect(answer.defaultModel).toEqual({ providerId: created.providerId, modelId: 'gpt-4o' });
 
@@ -119,6 +120,55 @@ describeUi(chromiumAvailable ? 'S6 settings in the browser (real server, FAKE Op
         .models.map((m) => m.modelId)
         .sort(),
     ).toEqual(['gpt-4o', 'gpt-4o-mini', 'my-local-model']);
+    expect(errors).toEqual([]);
+  });
+
+  test("S6 set a model's Reasoning to High, then back to Default: the API and the config events follow (FAKE model server)", async () => {
+    type Listed = { providers: { providerId: string; models: { modelId: string; source: string; reasoning?: string }[] }[] };
+    type ConfigEvents = { events: { type: string; data: { providerId?: string; modelId?: string; effort?: string | null } }[] };
+    // A slash and a colon: the id must be encoded in the PATCH path.
+    const modelId = 'local/reasoner:8b';
+    const created = await ui.api<{ providerId: string }>('POST', '/api/providers', { name: 'Reasoning Test', kind: 'openai', apiBaseUrl: ui.fake.url, apiKey: MODEL_KEY });
+    const modelOf = async () =>
+      (await ui.api<Listed>('GET', '/api/providers')).providers.find((p) => p.providerId === created.providerId)!.models.find((m) => m.modelId === modelId);
+    const lastEvent = async () => (await ui.api<ConfigEvents>('GET', '/api/config/events')).events.at(-1);
+
+    const { page, errors } = await ui.open({ hash: '#/settings/providers' });
+    const provider = card(page, 'Reasoning Test');
+    await provider.getByLabel('Model id to add to Reasoning Test').fill(modelId);
+    await provider.getByRole('button', { name: 'Add model' }).click();
+    await provider.getByText(`Added ${modelId}.`).waitFor();
+    const select = provider.getByRole('combobox', { name: `Reasoning for ${modelId}` });
+    await expect(select.inputValue()).resolves.toBe('');
+    await expect(select.getAttribute('title')).resolves.toBe('How hard the model is asked to think (only for models that can reason)');
+    // Every model has one, the environment provider's too.
+    const env = page.getByRole('article').filter({ has: page.getByText('Read-only', { exact: true }) });
+    await env
+      .first()
+      .getByRole('combobox', { name: /^Reasoning for / })
+      .first()
+      .waitFor();
+
+    await select.selectOption({ label: 'High' });
+    await provider.getByText(`Reasoning for ${modelId}: High.`).waitFor();
+    await expect(modelOf()).resolves.toMatchObject({ modelId, reasoning: 'high' });
+    await expect(lastEvent()).resolves.toMatchObject({ type: 'ModelReasoningSet', data: { providerId: created.providerId, modelId, effort: 'high' } });
+    // The select shows what the server has, after a reload too.
+    await page.reload();
+    await expect(
+      card(page, 'Reasoning Test')
+        .getByRole('combobox', { name: `Reasoning for ${modelId}` })
+        .inputValue(),
+    ).resolves.toBe('high');
+
+    const again = card(page, 'Reasoning Test');
+    await again.getByRole('combobox', { name: `Reasoning for ${modelId}` }).selectOption({ label: 'Provider default' });
+    await again.getByText(`Reasoning for ${modelId}: Provider default (nothing asked).`).waitFor();
+    const cleared = await modelOf();
+    expect(cleared).toMatchObject({ modelId, source: 'added' });
+    expect(cleared).not.toHaveProperty('reasoning');
+    await expect(lastEvent()).resolves.toMatchObject({ type: 'ModelReasoningSet', data: { providerId: created.providerId, modelId, effort: null } });
+    await expect(again.getByRole('combobox', { name: `Reasoning for ${modelId}` }).inputValue()).resolves.toBe('');
     expect(errors).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
-import type { ModelRef, ProviderKind } from '@oneclaw/core';
+import type { ModelRef, ProviderKind, ReasoningEffort } from '@oneclaw/core';
 
-export type { ModelRef, ProviderKind };
+export type { ModelRef, ProviderKind, ReasoningEffort };
 
 /** A model of a provider, as GET /api/providers lists it. */
 export interface ModelView {
@@ -11,6 +11,8 @@ export interface ModelView {
   /** `environment`: ONECLAW_MODEL (or the vendor default) of the environment provider. */
   readonly source: 'environment' | 'fetched' | 'added';
   readonly isDefault: boolean;
+  /** The reasoning asked of it (PATCH /api/providers/:id/models/:modelId); absent: nothing is asked, the provider's default. */
+  readonly reasoning?: ReasoningEffort;
 }
 
 /** A provider as the API shows it: never its key, only whether there is one. */

@@ -54,6 +54,7 @@ export type * from './config/config-commands';
 export {
   initialConfigState,
   modelsOf,
+  reasoningOf,
   type ConfigState,
   type ConfiguredProvider,
   type ConfiguredModel,

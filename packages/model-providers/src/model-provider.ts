@@ -1,3 +1,4 @@
+import type { ReasoningEffort } from '@oneclaw/core';
 import type { ProviderName, ToolPayload } from '@oneclaw/tool-registry';
 
 /**
@@ -58,6 +59,13 @@ export interface ModelRequest {
   /** Already in this provider's wire format (tool-registry `ToolPayloads`); may hold no tools. */
   readonly tools: ToolPayload;
   readonly maxOutputTokens?: number;
+  /**
+   * How hard the model is asked to think (the model's reasoning setting in configuration). Absent:
+   * nothing is asked, the provider's own default applies, and the body is what it was before the
+   * setting existed. Each provider maps it to its own field (`reasoning_effort`, `thinking`,
+   * `thinkingConfig`; shared/thinking-budget.ts).
+   */
+  readonly reasoning?: ReasoningEffort;
   /** Aborting it (turn cancelled, client gone) ends the HTTP request at once. */
   readonly signal?: AbortSignal;
 }

@@ -16,6 +16,7 @@ import { DeleteProviderHandler } from './config/commands/delete-provider.handler
 import { FetchProviderModelsHandler } from './config/commands/fetch-provider-models.handler';
 import { RemoveProviderApiKeyHandler } from './config/commands/remove-provider-api-key.handler';
 import { SetDefaultModelHandler } from './config/commands/set-default-model.handler';
+import { SetModelReasoningHandler } from './config/commands/set-model-reasoning.handler';
 import { SetEnvVarHandler } from './config/commands/set-env-var.handler';
 import { SetProviderApiKeyHandler } from './config/commands/set-provider-api-key.handler';
 import { SetToolEnabledHandler } from './config/commands/set-tool-enabled.handler';
@@ -105,6 +106,7 @@ const commandHandlers = [
   AddProviderModelHandler,
   DeleteProviderModelHandler,
   SetDefaultModelHandler,
+  SetModelReasoningHandler,
   CreateAgentHandler,
   UpdateAgentHandler,
   DeleteAgentHandler,

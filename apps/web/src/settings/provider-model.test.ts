@@ -9,6 +9,10 @@ import {
   newProviderBody,
   newProviderErrors,
   parseChoice,
+  REASONING_OPTIONS,
+  reasoningBody,
+  reasoningSuccess,
+  reasoningValue,
   type NewProviderForm,
 } from './provider-model';
 import type { ProviderView } from '@oneclaw/api-contract';
@@ -102,5 +106,34 @@ describe('the add-provider form', () => {
     expect(newProviderErrors({ ...form, apiBaseUrl: 'localhost:11434' }).apiBaseUrl).toContain('http://');
     expect(newProviderErrors({ ...form, apiBaseUrl: 'https://user:sk@host/v1' }).apiBaseUrl).toContain('key field');
     expect(newProviderErrors({ ...form, apiKey: 'sk one' }).apiKey).toBeDefined();
+  });
+});
+
+describe('the Reasoning select', () => {
+  it('offers Default first, then low, medium and high', () => {
+    expect(REASONING_OPTIONS.map((o) => [o.value, o.label])).toEqual([
+      ['', 'Provider default'],
+      ['low', 'Low'],
+      ['medium', 'Medium'],
+      ['high', 'High'],
+    ]);
+  });
+
+  it("shows a model's reasoning, or Default when it has none", () => {
+    expect(reasoningValue({ reasoning: 'high' })).toBe('high');
+    expect(reasoningValue({})).toBe('');
+  });
+
+  it('sends the effort, and null (the provider default) for Default or anything unknown', () => {
+    expect(reasoningBody('low')).toEqual({ reasoning: 'low' });
+    expect(reasoningBody('medium')).toEqual({ reasoning: 'medium' });
+    expect(reasoningBody('high')).toEqual({ reasoning: 'high' });
+    expect(reasoningBody('')).toEqual({ reasoning: null });
+    expect(reasoningBody('extreme')).toEqual({ reasoning: null });
+  });
+
+  it('says what was set, naming the model', () => {
+    expect(reasoningSuccess('gpt-4o', 'high')).toBe('Reasoning for gpt-4o: High.');
+    expect(reasoningSuccess('gpt-4o', '')).toBe('Reasoning for gpt-4o: Provider default (nothing asked).');
   });
 });

@@ -1,5 +1,5 @@
 /** Pure helpers of the Providers screen: labels, the default-model choices, the add form's checks. */
-import type { ModelRef, ProviderKind, ProvidersAnswer, ProviderView } from '@oneclaw/api-contract';
+import type { ModelRef, ModelView, ProviderKind, ProvidersAnswer, ProviderView } from '@oneclaw/api-contract';
 
 export const KIND_LABELS: Readonly<Record<ProviderKind, string>> = {
   openai: 'OpenAI-compatible',
@@ -113,4 +113,35 @@ export function newProviderErrors(form: NewProviderForm): Partial<Record<keyof N
 export function newProviderBody(form: NewProviderForm): { name: string; kind: ProviderKind; apiBaseUrl: string; apiKey?: string } {
   const apiKey = form.apiKey.trim();
   return { name: form.name.trim(), kind: form.kind, apiBaseUrl: form.apiBaseUrl.trim(), ...(apiKey ? { apiKey } : {}) };
+}
+
+/** How hard a model is asked to think; absent on a model: nothing is asked (the provider's default). */
+export type Reasoning = NonNullable<ModelView['reasoning']>;
+
+/** The Reasoning select's options: '' is the provider's default (sent as null). */
+export const REASONING_OPTIONS: readonly { readonly value: '' | Reasoning; readonly label: string }[] = [
+  { value: '', label: 'Provider default' },
+  { value: 'low', label: 'Low' },
+  { value: 'medium', label: 'Medium' },
+  { value: 'high', label: 'High' },
+];
+
+export const REASONING_HINT = 'How hard the model is asked to think (only for models that can reason)';
+
+/** The select's value for a model: its reasoning, or '' when it has none (the provider's default). */
+export function reasoningValue(model: Pick<ModelView, 'reasoning'>): '' | Reasoning {
+  return model.reasoning ?? '';
+}
+
+/** The PATCH body for a select value: '' (or anything that is not an effort) asks for the provider's default. */
+export function reasoningBody(value: string): { reasoning: Reasoning | null } {
+  const option = REASONING_OPTIONS.find((o) => o.value === value && o.value !== '');
+  return { reasoning: option ? (option.value as Reasoning) : null };
+}
+
+/** The success line after a change, e.g. "Reasoning for gpt-4o: High." */
+export function reasoningSuccess(modelId: string, value: string): string {
+  const { reasoning } = reasoningBody(value);
+  const option = REASONING_OPTIONS.find((o) => o.value === reasoning);
+  return option ? `Reasoning for ${modelId}: ${option.label}.` : `Reasoning for ${modelId}: Provider default (nothing asked).`;
 }

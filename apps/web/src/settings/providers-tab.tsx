@@ -14,9 +14,14 @@ import {
   newProviderBody,
   newProviderErrors,
   parseChoice,
+  REASONING_HINT,
+  REASONING_OPTIONS,
+  reasoningBody,
+  reasoningSuccess,
+  reasoningValue,
   type NewProviderForm,
 } from './provider-model';
-import type { ProviderKind, ProvidersAnswer, ProviderView } from '@oneclaw/api-contract';
+import type { ModelView, ProviderKind, ProvidersAnswer, ProviderView } from '@oneclaw/api-contract';
 import { PROVIDER_KINDS } from './provider-kinds';
 import { LoadState } from './load-state';
 import { FieldError, invalidProps } from './field-error';
@@ -316,21 +321,24 @@ function ModelsSection({ provider, isDefault, action }: { provider: ProviderView
                 {(model.isDefault || isDefault(model.modelId)) && <span class="chip chip--ok">Default</span>}
                 <span class="muted model-list__source">{model.source}</span>
               </span>
-              {model.source !== 'environment' && (
-                <button
-                  type="button"
-                  class="button button--quiet button--small"
-                  aria-label={`Delete model ${model.modelId}`}
-                  disabled={action.busy}
-                  onClick={() =>
-                    void action.run({ progress: `Deleting ${model.modelId}…`, success: `Deleted ${model.modelId}.`, failure: `Deleting ${model.modelId}` }, () =>
-                      api.delete(`${base}/models/${seg(model.modelId)}`),
-                    )
-                  }
-                >
-                  Delete
-                </button>
-              )}
+              <span class="model-list__actions">
+                <ReasoningSelect model={model} base={base} action={action} />
+                {model.source !== 'environment' && (
+                  <button
+                    type="button"
+                    class="button button--quiet button--small"
+                    aria-label={`Delete model ${model.modelId}`}
+                    disabled={action.busy}
+                    onClick={() =>
+                      void action.run({ progress: `Deleting ${model.modelId}…`, success: `Deleted ${model.modelId}.`, failure: `Deleting ${model.modelId}` }, () =>
+                        api.delete(`${base}/models/${seg(model.modelId)}`),
+                      )
+                    }
+                  >
+                    Delete
+                  </button>
+                )}
+              </span>
             </li>
           ))}
         </ul>
@@ -366,6 +374,42 @@ function ModelsSection({ provider, isDefault, action }: { provider: ProviderView
         </button>
       </form>
     </section>
+  );
+}
+
+/**
+ * How hard one model is asked to think (every model, the environment provider's too). While the
+ * change runs the select shows the choice; afterwards, what the server has.
+ */
+function ReasoningSelect({ model, base, action }: { model: ModelView; base: string; action: Action }) {
+  const api = useApi();
+  const [pending, setPending] = useState<string | undefined>(undefined);
+  const change = async (value: string) => {
+    setPending(value);
+    await action.run(
+      { progress: `Setting the reasoning of ${model.modelId}…`, success: reasoningSuccess(model.modelId, value), failure: `Setting the reasoning of ${model.modelId}` },
+      () => api.patch(`${base}/models/${seg(model.modelId)}`, reasoningBody(value)),
+    );
+    setPending(undefined);
+  };
+
+  return (
+    <label class="model-list__reasoning" title={REASONING_HINT}>
+      <span>Reasoning</span>
+      <select
+        aria-label={`Reasoning for ${model.modelId}`}
+        title={REASONING_HINT}
+        value={pending ?? reasoningValue(model)}
+        disabled={action.busy}
+        onChange={(e) => void change((e.currentTarget as HTMLSelectElement).value)}
+      >
+        {REASONING_OPTIONS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

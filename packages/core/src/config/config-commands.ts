@@ -1,4 +1,4 @@
-import type { AgentChanges, ModelEntry, ProviderKind, ToolTargetKind } from './config-events';
+import type { AgentChanges, ModelEntry, ProviderKind, ReasoningEffort, ToolTargetKind } from './config-events';
 
 /**
  * Commands of the configuration aggregate. Ids of new things (providers, agents) come with the
@@ -53,6 +53,15 @@ export interface DeleteModel {
   readonly type: 'DeleteModel';
   readonly providerId: string;
   readonly modelId: string;
+}
+
+/** For a provider outside the stream the caller has also checked that it offers the model. `null`: the provider's default. */
+export interface SetModelReasoning {
+  readonly type: 'SetModelReasoning';
+  readonly providerId: string;
+  readonly modelId: string;
+  readonly effort: ReasoningEffort | null;
+  readonly outsideStream?: boolean;
 }
 
 /** For a provider outside the stream the caller has also checked that it offers the model. */
@@ -116,6 +125,7 @@ export type ConfigCommand =
   | RecordFetchedModels
   | AddModel
   | DeleteModel
+  | SetModelReasoning
   | SetDefaultModel
   | CreateAgent
   | UpdateAgent

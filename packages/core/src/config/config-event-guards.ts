@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '../events/event-envelope';
-import { CONFIG_EVENT_SCHEMA_VERSION, isContextWindowTokens, PROVIDER_KINDS, type ConfigEvent, type ProviderKind } from './config-events';
+import { CONFIG_EVENT_SCHEMA_VERSION, isContextWindowTokens, PROVIDER_KINDS, REASONING_EFFORTS, type ConfigEvent, type ProviderKind, type ReasoningEffort } from './config-events';
 
 /**
  * Narrows a stored envelope to a configuration event, checking the fields evolve relies on.
@@ -23,6 +23,8 @@ export function asConfigEvent(event: EventEnvelope): ConfigEvent | null {
         return str(d.providerId) && Array.isArray(d.models) && d.models.every((m) => isModel(m));
       case 'ModelAdded':
         return str(d.providerId) && isModel(d);
+      case 'ModelReasoningSet':
+        return str(d.providerId) && str(d.modelId) && (d.effort === null || REASONING_EFFORTS.includes(d.effort as ReasoningEffort));
       case 'ModelDeleted':
       case 'DefaultModelSet':
         return str(d.providerId) && str(d.modelId);

@@ -21,6 +21,14 @@ export interface ModelEntry {
   readonly contextWindowTokens?: number;
 }
 
+/**
+ * How hard a model is asked to think before it answers (issue 17's note: Anthropic and Gemini
+ * were never asked). Each provider maps it to its own field: OpenAI `reasoning_effort`,
+ * Anthropic `thinking.budget_tokens`, Gemini `thinkingConfig.thinkingBudget` (docs/configuration.md).
+ */
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
+
 /** A context window a model list may state: whole tokens in the range ONECLAW_CONTEXT_WINDOW_TOKENS accepts. */
 export function isContextWindowTokens(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1000 && value <= 100_000_000;
@@ -50,6 +58,8 @@ export type ProviderApiKeyRemoved = EventEnvelope<'ProviderApiKeyRemoved', { rea
 export type ModelsFetched = EventEnvelope<'ModelsFetched', { readonly providerId: string; readonly models: readonly ModelEntry[] }>;
 export type ModelAdded = EventEnvelope<'ModelAdded', { readonly providerId: string; readonly modelId: string; readonly displayName?: string }>;
 export type ModelDeleted = EventEnvelope<'ModelDeleted', { readonly providerId: string; readonly modelId: string }>;
+/** `effort: null`: back to the provider's default (the request asks for nothing). */
+export type ModelReasoningSet = EventEnvelope<'ModelReasoningSet', { readonly providerId: string; readonly modelId: string; readonly effort: ReasoningEffort | null }>;
 export type DefaultModelSet = EventEnvelope<'DefaultModelSet', { readonly providerId: string; readonly modelId: string }>;
 export type AgentCreated = EventEnvelope<'AgentCreated', { readonly agentId: string; readonly name: string; readonly description?: string; readonly systemPrompt: string }>;
 /** `definedOutside`: the agent is the default one or comes from agents.json; the change is an overlay. */
@@ -70,6 +80,7 @@ export type ConfigEvent =
   | ModelsFetched
   | ModelAdded
   | ModelDeleted
+  | ModelReasoningSet
   | DefaultModelSet
   | AgentCreated
   | AgentUpdated

@@ -1,4 +1,4 @@
-import type { AgentChanges, ProviderKind } from './config-events';
+import type { AgentChanges, ProviderKind, ReasoningEffort } from './config-events';
 
 export interface ConfiguredProvider {
   readonly providerId: string;
@@ -52,6 +52,11 @@ export interface ConfigState {
   /** Known models per provider id (the provider may be defined outside the stream). */
   readonly models: ReadonlyMap<string, readonly ConfiguredModel[]>;
   readonly defaultModel: ModelRef | null;
+  /**
+   * Reasoning asked of a model: provider id → model id → effort. Kept apart from the model lists,
+   * so a new fetch keeps it; a model without an entry is asked for nothing (the provider's default).
+   */
+  readonly modelReasoning: ReadonlyMap<string, ReadonlyMap<string, ReasoningEffort>>;
   /** Agents created through the configuration, in creation order. */
   readonly agents: ReadonlyMap<string, ConfiguredAgent>;
   /** Changes to agents defined outside the stream (the default agent, agents.json). */
@@ -73,6 +78,7 @@ export const initialConfigState: ConfigState = Object.freeze({
   providers: new Map(),
   models: new Map(),
   defaultModel: null,
+  modelReasoning: new Map(),
   agents: new Map(),
   agentOverlays: new Map(),
   settings: new Map(),
@@ -82,6 +88,11 @@ export const initialConfigState: ConfigState = Object.freeze({
   skippedEvents: 0,
   eventCount: 0,
 });
+
+/** The reasoning effort set for a model; undefined: ask for nothing. */
+export function reasoningOf(state: ConfigState, providerId: string, modelId: string): ReasoningEffort | undefined {
+  return state.modelReasoning.get(providerId)?.get(modelId);
+}
 
 export function modelsOf(state: ConfigState, providerId: string): readonly ConfiguredModel[] {
   return state.models.get(providerId) ?? [];

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { deciderScenario } from '../testing/decider-scenario';
 import { configAggregate } from './config-aggregate';
 import type { ConfigCommand } from './config-commands';
+import { reasoningOf } from './config-state';
 
 /** The configuration decider with these commands recorded: a fixed clock, event ids `c<n>:<i>`. */
 function config(...commands: ConfigCommand[]) {
@@ -162,6 +163,46 @@ describe('configuration decider: models', () => {
     c.record({ type: 'UpdateProvider', providerId: 'p1', isActive: false });
     c.record({ type: 'AddModel', providerId: 'p1', modelId: 'm' });
     c.when({ type: 'SetDefaultModel', providerId: 'p1', modelId: 'm' }).thenThrows('provider_inactive');
+  });
+});
+
+describe('configuration decider: reasoning per model', () => {
+  const withModel = () => config(ollama, { type: 'AddModel', providerId: 'p1', modelId: 'm' });
+
+  it('records the effort set for a listed model, nothing when it is already so, and null goes back to the default', () => {
+    const c = withModel();
+    c.when({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'm', effort: 'high' }).then([
+      { type: 'ModelReasoningSet', data: { providerId: 'p1', modelId: 'm', effort: 'high' } },
+    ]);
+    expect(reasoningOf(c.state(), 'p1', 'm')).toBe('high');
+    c.when({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'm', effort: 'high' }).thenNothingHappened();
+    c.record({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'm', effort: null });
+    expect(reasoningOf(c.state(), 'p1', 'm')).toBeUndefined();
+    expect(c.state().modelReasoning.size).toBe(0);
+    c.when({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'm', effort: null }).thenNothingHappened();
+  });
+
+  it("refuses an unknown effort, an unknown model or provider; a model outside the stream is the caller's to check", () => {
+    const c = withModel();
+    c.when({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'm', effort: 'max' } as unknown as ConfigCommand).thenThrows('validation_error');
+    c.when({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'other', effort: 'low' }).thenThrows('model_not_found');
+    c.when({ type: 'SetModelReasoning', providerId: 'p9', modelId: 'm', effort: 'low' }).thenThrows('provider_not_found');
+    c.when({ type: 'SetModelReasoning', providerId: 'env', modelId: 'gpt-x', effort: 'low', outsideStream: true }).then([
+      { type: 'ModelReasoningSet', data: { providerId: 'env', modelId: 'gpt-x', effort: 'low' } },
+    ]);
+  });
+
+  it('a new model list keeps the setting; deleting the model or its provider forgets it', () => {
+    const c = withModel();
+    c.record({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'm', effort: 'medium' });
+    c.record({ type: 'RecordFetchedModels', providerId: 'p1', models: [{ modelId: 'm' }, { modelId: 'n' }] });
+    c.record({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'n', effort: 'low' });
+    expect(reasoningOf(c.state(), 'p1', 'm')).toBe('medium');
+    c.record({ type: 'DeleteModel', providerId: 'p1', modelId: 'm' });
+    expect(reasoningOf(c.state(), 'p1', 'm')).toBeUndefined();
+    expect(reasoningOf(c.state(), 'p1', 'n')).toBe('low');
+    c.record({ type: 'DeleteProvider', providerId: 'p1' });
+    expect(c.state().modelReasoning.size).toBe(0);
   });
 });
 

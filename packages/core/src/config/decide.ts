@@ -1,9 +1,9 @@
 import type { EventDraft } from '../aggregate/stamp-events';
 import type { ConfigCommand, UpdateAgent, UpdateProvider } from './config-commands';
 import { configErrors } from './config-errors';
-import { isContextWindowTokens, PROVIDER_KINDS, type AgentChanges, type ConfigEvent, type ModelEntry } from './config-events';
+import { isContextWindowTokens, PROVIDER_KINDS, REASONING_EFFORTS, type AgentChanges, type ConfigEvent, type ModelEntry } from './config-events';
 import { settingDefinition } from './config-settings';
-import { modelsOf, type ConfigState } from './config-state';
+import { modelsOf, reasoningOf, type ConfigState } from './config-state';
 
 /** The id of the provider configured by environment variables; no configured provider may take it. */
 export const ENVIRONMENT_PROVIDER_ID = 'env';
@@ -93,6 +93,19 @@ export function decideConfig(command: ConfigCommand, state: ConfigState): Draft[
         throw configErrors.modelNotFound(command.providerId, command.modelId);
       }
       return [{ type: 'ModelDeleted', data: { providerId: command.providerId, modelId: command.modelId } }];
+
+    case 'SetModelReasoning': {
+      const modelId = requireText('model_id', command.modelId, CONFIG_LIMITS.modelId);
+      if (!command.outsideStream) {
+        requireProvider(state, command.providerId);
+        if (!modelsOf(state, command.providerId).some((m) => m.modelId === modelId)) throw configErrors.modelNotFound(command.providerId, modelId);
+      }
+      if (command.effort !== null && !REASONING_EFFORTS.includes(command.effort)) {
+        throw configErrors.invalid(`reasoning must be one of ${REASONING_EFFORTS.join(', ')}, or null for the provider's default.`, { reasoning: command.effort });
+      }
+      if ((reasoningOf(state, command.providerId, modelId) ?? null) === command.effort) return [];
+      return [{ type: 'ModelReasoningSet', data: { providerId: command.providerId, modelId, effort: command.effort } }];
+    }
 
     case 'SetDefaultModel': {
       const modelId = requireText('model_id', command.modelId, CONFIG_LIMITS.modelId);

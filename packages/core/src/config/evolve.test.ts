@@ -64,6 +64,15 @@ describe('configuration evolve', () => {
     expect(later.skippedEvents).toBe(1);
   });
 
+  it('a reasoning event with an unknown effort is skipped; a known one replays', () => {
+    let state = initialConfigState;
+    state = evolveConfig(state, event(1, 'ModelReasoningSet', { providerId: 'p1', modelId: 'm', effort: 'extreme' }));
+    state = evolveConfig(state, event(2, 'ModelReasoningSet', { providerId: 'p1', modelId: 'm' }));
+    state = evolveConfig(state, event(3, 'ModelReasoningSet', { providerId: 'p1', modelId: 'm', effort: 'low' }));
+    expect(state.skippedEvents).toBe(2);
+    expect(state.modelReasoning.get('p1')?.get('m')).toBe('low');
+  });
+
   it('events about things that are gone change nothing', () => {
     let state = initialConfigState;
     state = evolveConfig(state, event(1, 'ProviderUpdated', { providerId: 'ghost', name: 'x' }));

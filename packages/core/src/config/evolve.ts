@@ -1,13 +1,16 @@
 import type { EventEnvelope } from '../events/event-envelope';
 import { asConfigEvent } from './config-event-guards';
-import type { AgentChanges } from './config-events';
+import type { AgentChanges, ReasoningEffort } from './config-events';
 import type { AgentOverlay, ConfigState, ConfiguredAgent, ConfiguredModel, ConfiguredProvider } from './config-state';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-interface Draft extends Mutable<Omit<ConfigState, 'providers' | 'models' | 'agents' | 'agentOverlays' | 'settings' | 'envVars' | 'disabledTools' | 'disabledGroups'>> {
+interface Draft extends Mutable<
+  Omit<ConfigState, 'providers' | 'models' | 'modelReasoning' | 'agents' | 'agentOverlays' | 'settings' | 'envVars' | 'disabledTools' | 'disabledGroups'>
+> {
   providers: Map<string, ConfiguredProvider>;
   models: Map<string, readonly ConfiguredModel[]>;
+  modelReasoning: Map<string, ReadonlyMap<string, ReasoningEffort>>;
   agents: Map<string, ConfiguredAgent>;
   agentOverlays: Map<string, AgentOverlay>;
   settings: Map<string, string>;
@@ -25,6 +28,7 @@ export function evolveConfig(state: ConfigState, envelope: EventEnvelope): Confi
     ...state,
     providers: new Map(state.providers),
     models: new Map(state.models),
+    modelReasoning: new Map(state.modelReasoning),
     agents: new Map(state.agents),
     agentOverlays: new Map(state.agentOverlays),
     settings: new Map(state.settings),
@@ -83,8 +87,12 @@ export function evolveConfig(state: ConfigState, envelope: EventEnvelope): Confi
         (draft.models.get(providerId) ?? []).filter((m) => m.modelId !== modelId),
       );
       if (draft.defaultModel?.providerId === providerId && draft.defaultModel.modelId === modelId) draft.defaultModel = null;
+      setReasoning(draft, providerId, modelId, null);
       break;
     }
+    case 'ModelReasoningSet':
+      setReasoning(draft, event.data.providerId, event.data.modelId, event.data.effort);
+      break;
     case 'DefaultModelSet':
       draft.defaultModel = { providerId: event.data.providerId, modelId: event.data.modelId };
       break;
@@ -124,6 +132,7 @@ export function evolveConfig(state: ConfigState, envelope: EventEnvelope): Confi
 function deleteProvider(draft: Draft, providerId: string): void {
   draft.providers.delete(providerId);
   draft.models.delete(providerId);
+  draft.modelReasoning.delete(providerId);
   if (draft.defaultModel?.providerId === providerId) draft.defaultModel = null;
   const forget = (changes: AgentChanges): AgentChanges => ({ ...changes, preferredProviderId: null, preferredModelId: null });
   for (const [id, agent] of draft.agents) {
@@ -132,6 +141,14 @@ function deleteProvider(draft: Draft, providerId: string): void {
   for (const [id, overlay] of draft.agentOverlays) {
     if (overlay.preferredProviderId === providerId) draft.agentOverlays.set(id, forget(overlay));
   }
+}
+
+function setReasoning(draft: Draft, providerId: string, modelId: string, effort: ReasoningEffort | null): void {
+  const models = new Map(draft.modelReasoning.get(providerId));
+  if (effort === null) models.delete(modelId);
+  else models.set(modelId, effort);
+  if (models.size === 0) draft.modelReasoning.delete(providerId);
+  else draft.modelReasoning.set(providerId, models);
 }
 
 function applyChanges(agent: ConfiguredAgent, changes: AgentChanges): ConfiguredAgent {

@@ -12,6 +12,8 @@ import {
   type StreamDecoder,
 } from '../shared/provider-transport';
 import { requestTools } from '../shared/request-tools';
+import { THINKING_BUDGET_TOKENS } from '../shared/thinking-budget';
+import { anthropicThinkingMode } from './anthropic-thinking-mode';
 import { asArgumentsObject, parseToolArguments } from '../shared/tool-arguments';
 import { userParts, type UserPart } from '../shared/user-content';
 
@@ -78,15 +80,65 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   private bodyAround(request: ModelRequest, messages: unknown, tools: unknown = requestTools('anthropic', request.tools)): Record<string, unknown> {
+    const answerTokens = request.maxOutputTokens ?? this.options.defaultMaxTokens ?? 4096;
+    const budget = thinkingBudget(request);
+    const adaptive = budget !== undefined && anthropicThinkingMode(request.model) === 'adaptive';
     return {
       model: request.model,
-      max_tokens: request.maxOutputTokens ?? this.options.defaultMaxTokens ?? 4096,
+      // Thinking tokens count against max_tokens, which must exceed the budget: the budget is
+      // added so the answer keeps the room it had without thinking (adaptive thinking too).
+      max_tokens: budget === undefined ? answerTokens : budget + answerTokens,
+      // The body sends no temperature, top_p, top_k or forced tool_choice, which thinking forbids.
+      ...(budget === undefined ? {} : adaptive ? { thinking: { type: 'adaptive' } } : { thinking: { type: 'enabled', budget_tokens: budget } }),
+      ...(adaptive && request.reasoning !== undefined ? { output_config: { effort: request.reasoning } } : {}),
       ...(request.system !== '' ? { system: request.system } : {}),
       messages,
       ...(tools ? { tools } : {}),
       stream: true,
     };
   }
+}
+
+/** The thinking budget to ask for, if any (the model's reasoning setting; shared/thinking-budget.ts). */
+function thinkingBudget(request: ModelRequest): number | undefined {
+  if (request.reasoning === undefined) return undefined;
+  // With thinking on, the API refuses (400) a request whose last assistant message calls tools
+  // unless that message starts with a thinking block: the model would go on from reasoning it
+  // cannot see. The signed blocks come back through providerMetadata, but a reply made without
+  // thinking (the setting switched on in the middle of a turn) or by another provider has none.
+  // Such a request goes without thinking, and so does the rest of that tool loop (its replies
+  // carry no blocks either); once a reply answers without calling tools, requests think again.
+  if (finalToolUseLacksThinking(request.messages)) return undefined;
+  return THINKING_BUDGET_TOKENS[request.reasoning];
+}
+
+/**
+ * Whether the last assistant message of the body (consecutive assistant messages merge into one,
+ * toAnthropicMessages) has tool_use blocks and does not start with a thinking block. Walks back
+ * from the end only, so a long conversation costs nothing more (shared/body-json.ts).
+ */
+function finalToolUseLacksThinking(messages: readonly ChatMessage[]): boolean {
+  let found = false;
+  let callsTools = false;
+  let startsWithThinking = false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as ChatMessage;
+    if (message.role === 'assistant') {
+      const thinking = thinkingBlocksOf(message.providerMetadata).length > 0;
+      // An empty reply adds no block, so it neither starts nor ends the merged message.
+      if (!thinking && message.text === '' && message.toolCalls.length === 0) continue;
+      found = true;
+      callsTools ||= message.toolCalls.length > 0;
+      // Walking back, the earliest message of the merged one decides how it starts.
+      startsWithThinking = thinking;
+    } else if (found && addsBlock(message)) break;
+  }
+  return callsTools && !startsWithThinking;
+}
+
+/** Whether a user or tool message adds a block (the converter drops a user message with none, and its neighbours merge). */
+function addsBlock(message: Exclude<ChatMessage, { role: 'assistant' }>): boolean {
+  return message.role === 'tool' || userParts(message, { pdf: true }).length > 0;
 }
 
 interface AnthropicMessage {

@@ -13,6 +13,7 @@ import {
   type StreamDecoder,
 } from '../shared/provider-transport';
 import { requestTools } from '../shared/request-tools';
+import { THINKING_BUDGET_TOKENS } from '../shared/thinking-budget';
 import { asArgumentsObject } from '../shared/tool-arguments';
 import { userParts } from '../shared/user-content';
 
@@ -84,9 +85,22 @@ export class GeminiProvider implements ModelProvider {
       ...(request.system !== '' ? { systemInstruction: { parts: [{ text: request.system }] } } : {}),
       contents,
       ...(tools ? { tools } : {}),
-      ...(request.maxOutputTokens !== undefined ? { generationConfig: { maxOutputTokens: request.maxOutputTokens } } : {}),
+      ...generationConfigOf(request),
     };
   }
+}
+
+/**
+ * `generationConfig`, when the request sets anything in it. Thinking: a budget from the model's
+ * reasoning setting, and the thought summaries that make the reasoning readable (Gemini sends
+ * none unless asked). Without the setting nothing is asked and the model keeps its own default.
+ */
+function generationConfigOf(request: ModelRequest): { generationConfig?: Record<string, unknown> } {
+  const config = {
+    ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+    ...(request.reasoning !== undefined ? { thinkingConfig: { includeThoughts: true, thinkingBudget: THINKING_BUDGET_TOKENS[request.reasoning] } } : {}),
+  };
+  return Object.keys(config).length > 0 ? { generationConfig: config } : {};
 }
 
 interface GeminiContent {

@@ -93,6 +93,9 @@ export class OpenAiCompatibleProvider implements ModelProvider {
       messages,
       ...(tools ? { tools } : {}),
       ...(request.maxOutputTokens !== undefined ? { [this.maxTokensField]: request.maxOutputTokens } : {}),
+      // OpenAI's own field, which many compatible servers (OpenRouter among them) take too. A model
+      // or server that cannot reason may refuse it, so it goes only when the model's setting asks.
+      ...(request.reasoning !== undefined ? { reasoning_effort: request.reasoning } : {}),
       stream: true,
       stream_options: { include_usage: true },
     };

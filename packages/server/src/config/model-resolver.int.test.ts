@@ -66,6 +66,21 @@ describe('ConfiguredModelResolver: which provider and model a turn uses', () => 
     expect(await services.models.resolve(agent({ preferredProviderId: 'env' }))).toMatchObject({ providerId: 'env', model: 'env-model' });
   });
 
+  it('the resolved model carries the reasoning set for that model only (absent: nothing asked)', async () => {
+    const { services } = setUp(ENV_OPENAI);
+    const local = await localProvider(fixture);
+    await services.providers.addModel(local, 'thinker', undefined);
+    await services.providers.addModel(local, 'plain', undefined);
+    await services.providers.setModelReasoning(local, 'thinker', 'medium');
+    await services.providers.setModelReasoning('env', 'env-model', 'low');
+    await services.providers.setDefaultModel(local, 'thinker');
+    expect(await services.models.resolve(agent())).toMatchObject({ model: 'thinker', reasoning: 'medium' });
+    expect(await services.models.resolve(agent({ preferredModelId: 'plain' }))).not.toHaveProperty('reasoning');
+    expect(await services.models.resolve(agent({ preferredProviderId: 'env' }))).toMatchObject({ model: 'env-model', reasoning: 'low' });
+    await services.providers.setModelReasoning(local, 'thinker', null);
+    expect(await services.models.resolve(agent())).not.toHaveProperty('reasoning');
+  });
+
   it('inactive providers are skipped: the next rule applies', async () => {
     const { services } = setUp(ENV_OPENAI);
     const local = await localProvider(fixture);

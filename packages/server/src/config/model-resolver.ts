@@ -1,4 +1,4 @@
-import { ENVIRONMENT_PROVIDER_ID, modelsOf, OneClawError, type ConfigState } from '@oneclaw/core';
+import { ENVIRONMENT_PROVIDER_ID, modelsOf, OneClawError, reasoningOf, type ConfigState, type ReasoningEffort } from '@oneclaw/core';
 import type { Agent } from '../agents/agent-directory';
 import { createModelProvider, type ModelProviderConfig, type ModelProvider } from '@oneclaw/model-providers';
 import type { ConfigRepository } from './config-repository';
@@ -12,6 +12,8 @@ export interface ResolvedModel {
   readonly client: ModelProvider;
   /** The model's context window as the provider's model list states it, when it does (fetch_models). */
   readonly contextWindowTokens?: number;
+  /** The reasoning set for the model (PATCH /api/providers/:id/models/:modelId); absent: ask for nothing. */
+  readonly reasoning?: ReasoningEffort;
 }
 
 /** What the agent loop asks once per turn; throws `provider_not_configured` when nothing can be used. */
@@ -84,7 +86,14 @@ export class ConfiguredModelResolver implements ModelResolver {
     // (The environment provider keeps its behaviour as it was before configured providers.)
     if (provider.providerId !== ENVIRONMENT_PROVIDER_ID && provider.kind !== 'openai' && !provider.apiKey) throw notConfigured(apiKeyMissing(provider.providerId).message);
     const window = modelsOf(state, provider.providerId).find((m) => m.modelId === model)?.contextWindowTokens;
-    return { providerId: provider.providerId, model, client: this.clientFor(provider), ...(window !== undefined ? { contextWindowTokens: window } : {}) };
+    const reasoning = reasoningOf(state, provider.providerId, model);
+    return {
+      providerId: provider.providerId,
+      model,
+      client: this.clientFor(provider),
+      ...(window !== undefined ? { contextWindowTokens: window } : {}),
+      ...(reasoning !== undefined ? { reasoning } : {}),
+    };
   }
 
   private clientFor(provider: UsableProvider): ModelProvider {

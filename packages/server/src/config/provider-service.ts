@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelView, ProviderView as ProviderApiView } from '@oneclaw/api-contract';
-import { configErrors, ENVIRONMENT_PROVIDER_ID, modelsOf, OneClawError, type ConfigState, type ConfiguredProvider, type ModelRef, type ProviderKind } from '@oneclaw/core';
+import {
+  configErrors,
+  ENVIRONMENT_PROVIDER_ID,
+  modelsOf,
+  OneClawError,
+  reasoningOf,
+  type ConfigState,
+  type ConfiguredProvider,
+  type ModelRef,
+  type ProviderKind,
+  type ReasoningEffort,
+} from '@oneclaw/core';
 import { ProviderError } from '@oneclaw/model-providers';
 import type { SecretRedactor } from '../security/secret-redactor';
 import { ConfigRepository, type ChangeOrigin } from './config-repository';
@@ -152,6 +163,16 @@ export class ProviderService {
     return { changed: recorded.events.length > 0 };
   }
 
+  /** How hard the model is asked to think; `null` asks for nothing (the provider's default). */
+  async setModelReasoning(providerId: string, modelId: string, effort: ReasoningEffort | null, origin?: ChangeOrigin): Promise<{ readonly changed: boolean }> {
+    const state = await this.deps.repository.load();
+    this.requireProvider(state, providerId);
+    const outsideStream = providerId === ENVIRONMENT_PROVIDER_ID;
+    if (outsideStream && !this.modelViews(state, providerId).some((m) => m.modelId === modelId)) throw configErrors.modelNotFound(providerId, modelId);
+    const recorded = await this.deps.repository.record({ type: 'SetModelReasoning', providerId, modelId, effort, outsideStream }, origin);
+    return { changed: recorded.events.length > 0 };
+  }
+
   /**
    * Stores a key (HTTP only: keys never pass through the model). The redactor learns it first, so
    * nothing said afterwards can show it; the event records only that a key was set.
@@ -204,10 +225,14 @@ export class ProviderService {
 
   private modelViews(state: ConfigState, providerId: string): ModelView[] {
     const isDefault = (modelId: string) => state.defaultModel?.providerId === providerId && state.defaultModel.modelId === modelId;
-    const listed = modelsOf(state, providerId).map((m): ModelView => ({ ...m, isDefault: isDefault(m.modelId) }));
+    const reasoning = (modelId: string) => {
+      const effort = reasoningOf(state, providerId, modelId);
+      return effort !== undefined ? { reasoning: effort } : {};
+    };
+    const listed = modelsOf(state, providerId).map((m): ModelView => ({ ...m, isDefault: isDefault(m.modelId), ...reasoning(m.modelId) }));
     const env = this.deps.environment;
     if (providerId !== ENVIRONMENT_PROVIDER_ID || !env || listed.some((m) => m.modelId === env.model)) return listed;
-    return [{ modelId: env.model, source: 'environment', isDefault: isDefault(env.model) }, ...listed];
+    return [{ modelId: env.model, source: 'environment', isDefault: isDefault(env.model), ...reasoning(env.model) }, ...listed];
   }
 
   private viewOf(provider: ConfiguredProvider): ProviderView {

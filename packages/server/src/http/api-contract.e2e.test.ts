@@ -106,7 +106,14 @@ const providerView: Fields<ProviderView> = {
   hasApiKey: 'required',
   models: 'required',
 };
-const modelView: Fields<ModelView> = { modelId: 'required', displayName: 'optional', contextWindowTokens: 'optional', source: 'required', isDefault: 'required' };
+const modelView: Fields<ModelView> = {
+  modelId: 'required',
+  displayName: 'optional',
+  contextWindowTokens: 'optional',
+  source: 'required',
+  isDefault: 'required',
+  reasoning: 'optional',
+};
 const toolGroupView: Fields<ToolGroupView> = {
   name: 'required',
   displayName: 'required',

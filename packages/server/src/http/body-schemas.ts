@@ -1,6 +1,6 @@
 /** JSON Schemas of the request bodies: validated by ValidateBody and shown in the OpenAPI description. */
 
-import { CONFIG_LIMITS, PROVIDER_KINDS, type ProviderKind } from '@oneclaw/core';
+import { CONFIG_LIMITS, PROVIDER_KINDS, REASONING_EFFORTS, type ProviderKind, type ReasoningEffort } from '@oneclaw/core';
 
 export const startSessionBody = {
   type: 'object',
@@ -168,6 +168,23 @@ export const addModelBody = {
 export interface AddModelBody {
   readonly modelId: string;
   readonly displayName?: string;
+}
+
+export const modelChangesBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reasoning'],
+  properties: {
+    reasoning: {
+      enum: [...REASONING_EFFORTS, null],
+      description:
+        'How hard the model is asked to think: low, medium or high (OpenAI reasoning_effort; Anthropic and Gemini a thinking budget of 1024, 4096 or 16384 tokens), or null for the provider\u2019s default (nothing asked).',
+    },
+  },
+};
+
+export interface ModelChangesBody {
+  readonly reasoning: ReasoningEffort | null;
 }
 
 export const defaultModelBody = {

@@ -8,6 +8,7 @@ import { DeleteProviderModelCommand } from '../config/commands/delete-provider-m
 import { DeleteProviderCommand } from '../config/commands/delete-provider.command';
 import { FetchProviderModelsCommand } from '../config/commands/fetch-provider-models.command';
 import { SetDefaultModelCommand } from '../config/commands/set-default-model.command';
+import { SetModelReasoningCommand } from '../config/commands/set-model-reasoning.command';
 import { UpdateProviderCommand } from '../config/commands/update-provider.command';
 import { ListProvidersQuery } from '../config/queries/list-providers.query';
 import {
@@ -15,10 +16,12 @@ import {
   createProviderBody,
   defaultModelBody,
   emptyBody,
+  modelChangesBody,
   updateProviderBody,
   type AddModelBody,
   type CreateProviderBody,
   type DefaultModelBody,
+  type ModelChangesBody,
   type UpdateProviderBody,
 } from './body-schemas';
 import { ValidateBody } from './validate-body.pipe';
@@ -84,6 +87,19 @@ export class ProvidersController {
   @ApiHeader(idempotencyHeader)
   async addModel(@Param('id') id: string, @Body(new ValidateBody<AddModelBody>(addModelBody)) body: AddModelBody, @Headers('idempotency-key') key?: string): Promise<ModelsAnswer> {
     return { models: await this.commands.execute(new AddProviderModelCommand(id, body.modelId, body.displayName, key)) };
+  }
+
+  @Patch('providers/:id/models/:modelId')
+  @ApiOperation({ summary: 'SetModelReasoning: how hard the model is asked to think (low, medium, high; null: the provider\u2019s default); answers the provider\u2019s models' })
+  @ApiBody({ schema: modelChangesBody })
+  @ApiHeader(idempotencyHeader)
+  async changeModel(
+    @Param('id') id: string,
+    @Param('modelId') modelId: string,
+    @Body(new ValidateBody<ModelChangesBody>(modelChangesBody)) body: ModelChangesBody,
+    @Headers('idempotency-key') key?: string,
+  ): Promise<ModelsAnswer> {
+    return { models: await this.commands.execute(new SetModelReasoningCommand(id, modelId, body.reasoning, key)) };
   }
 
   @Delete('providers/:id/models/:modelId')

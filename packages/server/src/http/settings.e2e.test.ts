@@ -260,6 +260,40 @@ describe('S6 settings: providers and models', () => {
     expect(typesOf(await configEvents())).toEqual(['ProviderCreated', 'ProviderApiKeySet', 'ProviderCreated', 'ProviderCreated']);
     expect(server?.logLines.text()).not.toContain(WRONG_KEY);
   });
+
+  it('S6 reasoning per model: PATCH sets it, the next request to the FAKE Anthropic server carries the thinking budget, null clears it; typed errors; a restart keeps it', async () => {
+    await boot();
+    const envModelId = (await api('GET', '/api/providers')).body.providers[0].models[0].modelId as string;
+    const route = `/api/providers/env/models/${encodeURIComponent(envModelId)}`;
+
+    const set = await api('PATCH', route, { reasoning: 'high' });
+    expect(set.status).toBe(200);
+    expect(set.body.models).toEqual([{ modelId: envModelId, source: 'environment', isDefault: false, reasoning: 'high' }]);
+    await api('POST', '/api/sessions', { sessionId: 'thinks' });
+    envModel.enqueue(fakeReply.text('Thought about it.'));
+    expect((await api('POST', '/api/sessions/thinks/messages', { text: 'hi' })).body).toMatchObject({ reason: 'completed', reply: 'Thought about it.' });
+    const asked = chatRequests(envModel).at(-1)?.body as { thinking?: unknown; max_tokens: number };
+    expect(asked.thinking).toEqual({ type: 'enabled', budget_tokens: 16_384 });
+    expect(asked.max_tokens).toBeGreaterThan(16_384);
+
+    // Typed errors, nothing recorded for them.
+    expectProblem(await api('PATCH', route, { reasoning: 'max' }), 400, 'invalid_body');
+    expectProblem(await api('PATCH', route, {}), 400, 'invalid_body');
+    expectProblem(await api('PATCH', '/api/providers/env/models/not-offered', { reasoning: 'low' }), 404, 'model_not_found');
+    expectProblem(await api('PATCH', `/api/providers/nope/models/${encodeURIComponent(envModelId)}`, { reasoning: 'low' }), 404, 'provider_not_found');
+    expect(typesOf(await configEvents())).toEqual(['ModelReasoningSet']);
+
+    await restart();
+    expect((await api('GET', '/api/providers')).body.providers[0].models[0]).toMatchObject({ modelId: envModelId, reasoning: 'high' });
+    const cleared = await api('PATCH', route, { reasoning: null }, { 'idempotency-key': 'clear-reasoning' });
+    expect(cleared.body.models[0]).not.toHaveProperty('reasoning');
+    expect((await api('PATCH', route, { reasoning: null }, { 'idempotency-key': 'clear-reasoning' })).status).toBe(200);
+    await api('POST', '/api/sessions', { sessionId: 'default-again' });
+    envModel.enqueue(fakeReply.text('No thinking asked.'));
+    await api('POST', '/api/sessions/default-again/messages', { text: 'hi' });
+    expect(chatRequests(envModel).at(-1)?.body).not.toHaveProperty('thinking');
+    expect(typesOf(await configEvents())).toEqual(['ModelReasoningSet', 'ModelReasoningSet']);
+  });
 });
 
 describe('S6 settings: agents', () => {
@@ -523,5 +557,6 @@ describe('S6 OpenAPI', () => {
     );
     expect(Object.keys(doc.paths['/api/providers'] ?? {}).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths['/api/agents/{id}'] ?? {}).sort()).toEqual(['delete', 'patch']);
+    expect(Object.keys(doc.paths['/api/providers/{id}/models/{modelId}'] ?? {}).sort()).toEqual(['delete', 'patch']);
   });
 });

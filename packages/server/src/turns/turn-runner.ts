@@ -277,6 +277,7 @@ class Turn {
             system: this.systemPrompt(),
             messages: this.chatMessages(session),
             tools: payload.payload,
+            ...(this.provider.reasoning !== undefined ? { reasoning: this.provider.reasoning } : {}),
             signal: this.signal,
           },
           {

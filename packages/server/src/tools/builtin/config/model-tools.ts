@@ -1,5 +1,6 @@
 import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 import type { ModelView } from '@oneclaw/api-contract';
+import { REASONING_EFFORTS, type ReasoningEffort } from '@oneclaw/core';
 import type { ProviderService } from '../../../config/provider-service';
 import { json, toolOrigin } from './tool-origin';
 
@@ -16,7 +17,7 @@ interface ModelParams {
   readonly model_id: string;
 }
 
-/** list_models, fetch_models, set_default_model, add_model, delete_model (config group). */
+/** list_models, fetch_models, set_default_model, add_model, delete_model, set_model_reasoning (config group). */
 export function createModelTools(providers: ProviderService): Tool[] {
   return [
     builtinTool<{ readonly provider_id: string }>(
@@ -89,6 +90,26 @@ export function createModelTools(providers: ProviderService): Tool[] {
         return `Removed model ${params.model_id} from provider ${params.provider_id}.${wasDefault ? ' It was the default model: no default is set now; choose one with set_default_model.' : ''}`;
       },
     ),
+    builtinTool<ModelParams & { readonly reasoning: ReasoningEffort | 'default' }>(
+      {
+        name: 'set_model_reasoning',
+        description: 'Sets how hard a model is asked to think before it answers; default asks for nothing. Only for models that can reason.',
+        parameters: {
+          type: 'object',
+          properties: { provider_id: providerId, model_id: modelId, reasoning: { type: 'string', enum: [...REASONING_EFFORTS, 'default'] } },
+          required: ['provider_id', 'model_id', 'reasoning'],
+        },
+        timeoutMs: 10_000,
+      },
+      async (params, context) => {
+        const effort = params.reasoning === 'default' ? null : params.reasoning;
+        const { changed } = await providers.setModelReasoning(params.provider_id, params.model_id, effort, toolOrigin(context));
+        const now = effort === null ? 'the provider\u2019s default (nothing asked)' : effort;
+        return changed
+          ? `Reasoning for ${params.model_id} of provider ${params.provider_id} is now ${now}; the next request uses it.`
+          : `Reasoning for ${params.model_id} already is ${now}.`;
+      },
+    ),
   ];
 }
 
@@ -99,5 +120,6 @@ function modelJson(m: ModelView): Record<string, unknown> {
     ...(m.contextWindowTokens !== undefined ? { context_window_tokens: m.contextWindowTokens } : {}),
     source: m.source === 'environment' ? 'environment (ONECLAW_MODEL)' : m.source,
     ...(m.isDefault ? { is_default: true } : {}),
+    ...(m.reasoning !== undefined ? { reasoning: m.reasoning } : {}),
   };
 }
