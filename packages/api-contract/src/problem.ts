@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   session_not_found: 404,
   // Session management: a deleted session is gone (410); titles and searches are checked.
   session_archived: 410,
+  // A stream deleted in the store itself (a KurrentDB tombstone): gone for good, never retried.
+  stream_deleted: 410,
   title_empty: 400,
   title_too_long: 400,
   query_too_long: 400,

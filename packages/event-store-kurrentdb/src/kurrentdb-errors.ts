@@ -3,11 +3,11 @@ import {
   MaxAppendSizeExceededError,
   NotLeaderError,
   AccessDeniedError,
-  StreamDeletedError,
+  StreamDeletedError as KurrentStreamDeletedError,
   UnavailableError,
   isCommandError,
 } from '@kurrent/kurrentdb-client';
-import { OneClawError, PayloadTooLargeError, StorageUnavailableError } from '@oneclaw/core';
+import { OneClawError, PayloadTooLargeError, StorageUnavailableError, StreamDeletedError } from '@oneclaw/core';
 
 /** The KurrentDB connection string cannot be used. Same code as the server's other configuration errors. */
 export class KurrentDbConfigError extends OneClawError {
@@ -92,8 +92,8 @@ export function toStoreError(error: unknown, action: string, context: StoreError
       reason: 'access_denied',
     });
   }
-  if (error instanceof StreamDeletedError) {
-    return new StorageUnavailableError(`Cannot ${action} KurrentDB: the stream was deleted (tombstoned) and can never be written again. Start a new session.`, {
+  if (error instanceof KurrentStreamDeletedError) {
+    return new StreamDeletedError(`Cannot ${action} KurrentDB: the stream was deleted (tombstoned) and can never be written again. Start a new session.`, {
       ...details,
       reason: 'stream_deleted',
     });

@@ -1,8 +1,17 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { FORWARDS, KurrentDBClient, START, UnavailableError, jsonEvent, type RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
-import { PayloadTooLargeError, StorageUnavailableError, StreamRevisionConflictError } from '@oneclaw/core';
+import {
+  FORWARDS,
+  KurrentDBClient,
+  START,
+  StreamDeletedError as KurrentStreamDeletedError,
+  UnavailableError,
+  WrongExpectedVersionError,
+  jsonEvent,
+  type RecordedEvent as KurrentRecordedEvent,
+} from '@kurrent/kurrentdb-client';
+import { PayloadTooLargeError, StorageUnavailableError, StreamDeletedError, StreamRevisionConflictError } from '@oneclaw/core';
 import { describeEventStoreContract, testEvent } from '@oneclaw/core/testing';
 import { startFakeKurrentDb, type FakeKurrentDb } from './testing';
 import { KurrentDbConfigError, toStoreError } from './kurrentdb-errors';
@@ -81,7 +90,25 @@ async function rawRead(connectionString: string, stream: string): Promise<Kurren
   return out;
 }
 
+/** Runs `use` on a plain client (not our adapter) of the node, then disposes of it. */
+async function withClient<T>(connectionString: string, use: (client: KurrentDBClient) => Promise<T>): Promise<T> {
+  const client = KurrentDBClient.connectionString(connectionString);
+  try {
+    return await use(client);
+  } finally {
+    await client.dispose();
+  }
+}
+
 const userRecords = (fake: FakeKurrentDb) => fake.records().filter((r) => !r.type.startsWith('$'));
+/** What the log holds for one stream, tombstone included, as `type@revision`. */
+const streamRecords = (fake: FakeKurrentDb, stream: string) =>
+  fake
+    .records()
+    .filter((r) => r.streamName === stream)
+    .map((r) => `${r.type}@${r.revision}`);
+/** KurrentDB's `EventNumber.DeletedStream` (long.MaxValue): the revision of a tombstone record. */
+const DELETED_STREAM_REVISION = 2n ** 63n - 1n;
 
 describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings', () => {
   let fake: FakeKurrentDb;
@@ -321,6 +348,68 @@ describe('KurrentDbEventStore against a loopback gRPC fake KurrentDB: mappings',
     expect(await store.readAll({ fromPosition: (second?.position ?? 0) * 1000 })).toEqual([]);
   });
 
+  it('EST-19 an append to a tombstoned session stream is stream_deleted (410, never retried) that says to start a new session; nothing is written', async () => {
+    const store = await open();
+    await store.append('session-A', [testEvent('e1'), testEvent('e2')], { expectedRevision: 'no_stream' });
+    // A plain client (an operator, another application) hard-deletes the session's stream.
+    const { position } = await withClient(fake.connectionString, (client) => client.tombstoneStream('session-A', { expectedRevision: 1n }));
+    expect(streamRecords(fake, 'session-A')).toEqual(['TestEvent@0', 'TestEvent@1', `$streamDeleted@${DELETED_STREAM_REVISION}`]);
+    expect(position?.commit).toBe(fake.records().at(-1)?.position);
+    const logged = fake.records().length;
+
+    // Whatever the expected revision: a retry, the right one, or one that would start the stream anew.
+    for (const expectedRevision of [1, 'any', 'no_stream', 'stream_exists'] as const) {
+      const error = await failure(store.append('session-A', [testEvent('e3')], { expectedRevision }));
+      expect(error).toBeInstanceOf(StreamDeletedError);
+      expect(error).toMatchObject({ code: 'stream_deleted', details: { reason: 'stream_deleted', kurrentError: 'stream-deleted', streamId: 'session-A' } });
+      expect(error.message).toContain("Cannot append to 'session-A'");
+      expect(error.message).toContain('can never be written again. Start a new session.');
+    }
+    // Nothing written: the log is as the tombstone left it.
+    expect(fake.records()).toHaveLength(logged);
+    expect(streamRecords(fake, 'session-A')).toEqual(['TestEvent@0', 'TestEvent@1', `$streamDeleted@${DELETED_STREAM_REVISION}`]);
+    // The node answers reads of a deleted stream with the same error, so reads are typed the same way.
+    for (const call of [store.readStream('session-A'), store.streamState('session-A')]) {
+      expect(await failure(call)).toMatchObject({ code: 'stream_deleted', details: { reason: 'stream_deleted', streamId: 'session-A' } });
+    }
+
+    // The append call itself (not only the read before it) is refused with the typed error: the
+    // node's answer to a plain client's append, through the same mapping.
+    const raw = await failure(withClient(fake.connectionString, (client) => client.appendToStream('session-A', jsonEvent({ type: 'T', data: {} }))));
+    expect(raw).toBeInstanceOf(KurrentStreamDeletedError);
+    expect(raw).toMatchObject({ type: 'stream-deleted', streamName: 'session-A', code: grpcStatus.FAILED_PRECONDITION });
+    expect(toStoreError(raw, "append to 'session-A' in", { streamId: 'session-A', appendBytes: 2 })).toMatchObject({
+      code: 'stream_deleted',
+      details: { reason: 'stream_deleted', grpcCode: grpcStatus.FAILED_PRECONDITION, streamId: 'session-A' },
+    });
+    expect(fake.records()).toHaveLength(logged);
+  });
+
+  it('EST-19 after a tombstone, other streams append and read as before, and readAll leaves the $streamDeleted record out', async () => {
+    const store = await open();
+    await store.append('session-A', [testEvent('a0')], { expectedRevision: 'no_stream' });
+    await store.append('session-B', [testEvent('b0')], { expectedRevision: 'no_stream' });
+    await withClient(fake.connectionString, (client) => client.tombstoneStream('session-A'));
+
+    expect(await store.append('session-B', [testEvent('b1')], { expectedRevision: 0 })).toMatchObject({ nextExpectedRevision: 1 });
+    const created = await store.append('session-C', [testEvent('c0')], { expectedRevision: 'no_stream' });
+    expect((await store.readStream('session-B')).map((e) => e.metadata.eventId)).toEqual(['b0', 'b1']);
+    expect(await store.streamState('session-C')).toBe(0);
+
+    // The tombstone sits in $all between b0 and b1; it is $-typed in a stream of ours, so it is
+    // dropped. session-A's earlier event stays in $all (a node keeps it there until a scavenge).
+    const tombstone = fake.records().find((r) => r.type === '$streamDeleted');
+    expect(tombstone).toMatchObject({ streamName: 'session-A', revision: DELETED_STREAM_REVISION, data: new Uint8Array() });
+    const all = await store.readAll();
+    expect(all.map((e) => e.metadata.eventId)).toEqual(['a0', 'b0', 'b1', 'c0']);
+    expect(all.at(-1)?.position).toBe(created.position);
+    // Following $all across the tombstone: from b0's position, and from an offset inside it.
+    const b0 = all[1]?.position ?? 0;
+    expect((await store.readAll({ fromPosition: b0, maxCount: 2 })).map((e) => e.metadata.eventId)).toEqual(['b0', 'b1']);
+    expect((await store.readAll({ fromPosition: b0 + 1, maxCount: 1 })).map((e) => e.metadata.eventId)).toEqual(['b1']);
+    expect((await store.readAll({ fromPosition: Number(tombstone?.position) })).map((e) => e.metadata.eventId)).toEqual(['b1', 'c0']);
+  });
+
   it('a retry is found in its own slot even when it is older than the idempotency window', async () => {
     const store = await open({ idempotencyWindow: 2 });
     const first = await store.append('session-A', [testEvent('e1'), testEvent('e2')], { expectedRevision: 'no_stream' });
@@ -401,5 +490,39 @@ describe('the fake KurrentDB follows KurrentDB rules for a plain client', () => 
     const error = await failure(client.appendToStream('s', [jsonEvent({ type: 'T', data: {} })], { streamState: 0n }));
     expect(error).toMatchObject({ type: 'wrong-expected-version', actualState: 1n, expectedState: 0n });
     expect(fake.records().filter((r) => r.streamName === 's')).toHaveLength(2);
+  });
+
+  it('EST-19 a tombstone with a wrong expected revision is refused like an append with it, and writes nothing', async () => {
+    await client.appendToStream('s', [jsonEvent({ type: 'T', data: {} }), jsonEvent({ type: 'T', data: {} })], { streamState: 'no_stream' });
+    const logged = fake.records().length;
+    const stale = { type: 'wrong-expected-version', streamName: 's', expectedState: 0n, actualState: 1n };
+    const appendError = await failure(client.appendToStream('s', [jsonEvent({ type: 'T', data: {} })], { streamState: 0n }));
+    expect(appendError).toBeInstanceOf(WrongExpectedVersionError);
+    expect(appendError).toMatchObject(stale);
+    const tombstoneError = await failure(client.tombstoneStream('s', { expectedRevision: 0n }));
+    expect(tombstoneError).toBeInstanceOf(WrongExpectedVersionError);
+    expect(tombstoneError).toMatchObject(stale);
+    // The node sends a delete's conflict as a gRPC error (FAILED_PRECONDITION), an append's as a message.
+    expect(tombstoneError).toMatchObject({ code: grpcStatus.FAILED_PRECONDITION });
+    expect(tombstoneError.message).toContain('Delete failed due to WrongExpectedVersion. Stream: s, Expected version: 0, Actual version: 1');
+    // no_stream on an existing stream, an exact revision on a missing one: refused the same way.
+    expect(await failure(client.tombstoneStream('s', { expectedRevision: 'no_stream' }))).toMatchObject({ type: 'wrong-expected-version', actualState: 1n });
+    expect(await failure(client.tombstoneStream('missing', { expectedRevision: 0n }))).toMatchObject({ type: 'wrong-expected-version', streamName: 'missing' });
+    expect(fake.calls.tombstone).toBe(3);
+    expect(fake.records()).toHaveLength(logged);
+
+    // Nothing was deleted: the stream still takes the append the tombstones were refused with.
+    expect((await client.appendToStream('s', [jsonEvent({ type: 'T', data: {} })], { streamState: 1n })).nextExpectedRevision).toBe(2n);
+    // The right revision tombstones it; after that, a tombstone is refused as the stream is deleted.
+    const { position } = await client.tombstoneStream('s', { expectedRevision: 2n });
+    expect(fake.records().at(-1)).toMatchObject({ streamName: 's', type: '$streamDeleted', revision: DELETED_STREAM_REVISION, position: position?.commit });
+    const again = await failure(client.tombstoneStream('s', { expectedRevision: 2n }));
+    expect(again).toBeInstanceOf(KurrentStreamDeletedError);
+    expect(again).toMatchObject({ type: 'stream-deleted', streamName: 's' });
+    // Reads, through the native bridge, get the node's stream-deleted error too; so does the `$$s` metadata stream.
+    expect(await failure(rawRead(fake.connectionString, 's'))).toMatchObject({ type: 'stream-deleted', streamName: 's' });
+    expect(await failure(client.getStreamMetadata('s'))).toMatchObject({ type: 'stream-deleted' });
+    // A stream that never existed can be tombstoned (with any or no_stream), as on a node.
+    expect((await client.tombstoneStream('never-written', { expectedRevision: 'no_stream' })).position?.commit).toBe(fake.records().at(-1)?.position);
   });
 });

@@ -105,7 +105,9 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * Errors: `WrongExpectedVersionError` becomes `StreamRevisionConflictError` (actual revision from
  * the server); unavailable, deadline (gRPC 14 / 4, in both of the client's error shapes) and other
  * server failures become `StorageUnavailableError`; a node's max-append-size refusal becomes
- * `PayloadTooLargeError`. Limits are checked before any I/O, with the core's `prepareAppend`.
+ * `PayloadTooLargeError`; a stream someone tombstoned answers appends and reads with
+ * `StreamDeletedError` (`stream_deleted`, HTTP 410) (EST-19: it can never be written again).
+ * Limits are checked before any I/O, with the core's `prepareAppend`.
  */
 export class KurrentDbEventStore implements EventStore {
   private closed = false;

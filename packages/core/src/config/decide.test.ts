@@ -192,15 +192,21 @@ describe('configuration decider: reasoning per model', () => {
     ]);
   });
 
-  it('a new model list keeps the setting; deleting the model or its provider forgets it', () => {
+  it('a new model list keeps the setting, even for a model it drops (which can still be cleared); deleting the model or its provider forgets it', () => {
     const c = withModel();
     c.record({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'm', effort: 'medium' });
     c.record({ type: 'RecordFetchedModels', providerId: 'p1', models: [{ modelId: 'm' }, { modelId: 'n' }] });
     c.record({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'n', effort: 'low' });
     expect(reasoningOf(c.state(), 'p1', 'm')).toBe('medium');
-    c.record({ type: 'DeleteModel', providerId: 'p1', modelId: 'm' });
-    expect(reasoningOf(c.state(), 'p1', 'm')).toBeUndefined();
-    expect(reasoningOf(c.state(), 'p1', 'n')).toBe('low');
+    c.record({ type: 'RecordFetchedModels', providerId: 'p1', models: [{ modelId: 'n' }, { modelId: 'o' }] });
+    expect(reasoningOf(c.state(), 'p1', 'm')).toBe('medium');
+    c.when({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'm', effort: 'high' }).thenThrows('model_not_found');
+    c.when({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'm', effort: null }).then([
+      { type: 'ModelReasoningSet', data: { providerId: 'p1', modelId: 'm', effort: null } },
+    ]);
+    c.record({ type: 'DeleteModel', providerId: 'p1', modelId: 'n' });
+    expect(reasoningOf(c.state(), 'p1', 'n')).toBeUndefined();
+    c.record({ type: 'SetModelReasoning', providerId: 'p1', modelId: 'o', effort: 'high' });
     c.record({ type: 'DeleteProvider', providerId: 'p1' });
     expect(c.state().modelReasoning.size).toBe(0);
   });

@@ -96,14 +96,17 @@ export function decideConfig(command: ConfigCommand, state: ConfigState): Draft[
 
     case 'SetModelReasoning': {
       const modelId = requireText('model_id', command.modelId, CONFIG_LIMITS.modelId);
+      const current = reasoningOf(state, command.providerId, modelId) ?? null;
+      // Clearing a setting is always possible: a new fetch may have dropped the model it is for.
+      if (command.effort === null) return current === null ? [] : [{ type: 'ModelReasoningSet', data: { providerId: command.providerId, modelId, effort: null } }];
       if (!command.outsideStream) {
         requireProvider(state, command.providerId);
         if (!modelsOf(state, command.providerId).some((m) => m.modelId === modelId)) throw configErrors.modelNotFound(command.providerId, modelId);
       }
-      if (command.effort !== null && !REASONING_EFFORTS.includes(command.effort)) {
+      if (!REASONING_EFFORTS.includes(command.effort)) {
         throw configErrors.invalid(`reasoning must be one of ${REASONING_EFFORTS.join(', ')}, or null for the provider's default.`, { reasoning: command.effort });
       }
-      if ((reasoningOf(state, command.providerId, modelId) ?? null) === command.effort) return [];
+      if (current === command.effort) return [];
       return [{ type: 'ModelReasoningSet', data: { providerId: command.providerId, modelId, effort: command.effort } }];
     }
 

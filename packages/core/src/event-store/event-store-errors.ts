@@ -61,6 +61,16 @@ export class InvalidEventError extends OneClawError {
   }
 }
 
+/**
+ * The stream was deleted in the store itself (a KurrentDB tombstone, an operator's act outside
+ * OneClaw): it can never be written again, so unlike `storage_unavailable` a retry cannot help.
+ */
+export class StreamDeletedError extends OneClawError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super('stream_deleted', message, details);
+  }
+}
+
 /** The storage cannot be written or read (disk full, read-only file, I/O error). Nothing was written. */
 export class StorageUnavailableError extends OneClawError {
   constructor(message: string, details: Record<string, unknown> = {}) {

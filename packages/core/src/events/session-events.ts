@@ -64,6 +64,11 @@ export interface ReplyAdjustments {
   readonly unnamedCalls?: readonly string[];
   /** The reply was over the append limit: what was cut to record it. */
   readonly cut?: ReplyCut;
+  /**
+   * The provider state (Anthropic's signed thinking blocks) held a known secret: it was not
+   * recorded, since a signed block cannot be redacted. The reasoning text is recorded redacted.
+   */
+  readonly providerMetadataWithheld?: true;
 }
 
 export interface ReplyCut {

@@ -2,6 +2,7 @@
  * The fake's storage: one in-memory transaction log with KurrentDB's write and read rules, and
  * no gRPC. Revisions and positions are bigints because they are 64-bit on the wire.
  */
+import { randomUUID } from 'node:crypto';
 
 export interface FakeRecord {
   readonly streamName: string;
@@ -34,7 +35,14 @@ export type FakeExpectedState =
   { readonly kind: 'any' } | { readonly kind: 'no_stream' } | { readonly kind: 'stream_exists' } | { readonly kind: 'revision'; readonly revision: bigint };
 
 export type FakeAppendOutcome =
-  { readonly kind: 'success'; readonly currentRevision: bigint; readonly position: bigint } | { readonly kind: 'wrong_expected_version'; readonly current: bigint | 'no_stream' };
+  | { readonly kind: 'success'; readonly currentRevision: bigint; readonly position: bigint }
+  | { readonly kind: 'wrong_expected_version'; readonly current: bigint | 'no_stream' }
+  | { readonly kind: 'stream_deleted' };
+
+export type FakeTombstoneOutcome =
+  | { readonly kind: 'success'; readonly position: bigint }
+  | { readonly kind: 'wrong_expected_version'; readonly current: bigint | 'no_stream' }
+  | { readonly kind: 'stream_deleted' };
 
 export type FakeFilter =
   { readonly on: 'event_type' | 'stream_name'; readonly regex: string } | { readonly on: 'event_type' | 'stream_name'; readonly prefixes: readonly string[] };
@@ -46,11 +54,20 @@ export type AllFrom = 'start' | 'end' | bigint;
 const FIRST_POSITION = 1024n;
 /** Rough size of a prepare record's fixed part, so positions advance like byte offsets, not counters. */
 const RECORD_OVERHEAD = 96n;
+/**
+ * A tombstone record's revision: KurrentDB's `EventNumber.DeletedStream` (long.MaxValue), the
+ * event number a node gives its `$streamDeleted` record (in `$all` reads too).
+ */
+export const TOMBSTONE_REVISION = 2n ** 63n - 1n;
+/** The event type of a tombstone record (KurrentDB's `SystemEventTypes.StreamDeleted`). */
+export const STREAM_DELETED_EVENT_TYPE = '$streamDeleted';
 
 export class FakeKurrentDbLog {
   private readonly records: FakeRecord[] = [];
   private readonly streams = new Map<string, FakeRecord[]>();
   private readonly positions = new Set<bigint>();
+  /** Streams a tombstone closed for good. */
+  private readonly tombstoned = new Set<string>();
   private nextPosition = FIRST_POSITION;
 
   constructor(private readonly now: () => Date = () => new Date()) {}
@@ -63,9 +80,11 @@ export class FakeKurrentDbLog {
    * - `stream_exists` fails on a missing stream, then behaves like `any`;
    * - `any` writes unless the first id is already in the stream: then it is idempotent when the
    *   whole batch follows in order, and a failure otherwise (KurrentDB's "corrupted idempotency").
-   * The batch is all-or-nothing.
+   * The batch is all-or-nothing. A deleted (tombstoned) stream refuses every append, whatever
+   * the expected state, before any other check (KurrentDB's commit check looks at that first).
    */
   append(streamName: string, expected: FakeExpectedState, proposed: readonly ProposedRecord[]): FakeAppendOutcome {
+    if (this.isDeleted(streamName)) return { kind: 'stream_deleted' };
     const stream = this.streams.get(streamName) ?? [];
     const current = BigInt(stream.length) - 1n;
     const currentState = current < 0n ? ('no_stream' as const) : current;
@@ -84,7 +103,41 @@ export class FakeKurrentDbLog {
     return this.idempotentAt(stream, at, proposed) ?? wrong;
   }
 
-  readStream(streamName: string, forwards: boolean, from: StreamFrom, count: bigint): FakeRecord[] | 'not_found' {
+  /**
+   * KurrentDB's hard delete: one `$streamDeleted` record (revision `TOMBSTONE_REVISION`, no data,
+   * no metadata, a fresh id), after the same commit check as an append: a deleted stream first,
+   * then the expected state (`any` always passes; `no_stream`, `stream_exists` and an exact
+   * revision must match, as for an append; the tombstone's fresh id never makes it idempotent).
+   * It goes into `$all` like any record but never into the stream's events. From then on the
+   * stream, and its `$$` metadata stream, refuse appends, reads and another tombstone. A stream
+   * that never existed can be tombstoned too (with `any` or `no_stream`), as on a node.
+   */
+  tombstone(streamName: string, expected: FakeExpectedState): FakeTombstoneOutcome {
+    if (this.isDeleted(streamName)) return { kind: 'stream_deleted' };
+    const current = BigInt(this.streams.get(streamName)?.length ?? 0) - 1n;
+    const matches =
+      expected.kind === 'any' ||
+      (expected.kind === 'no_stream' && current < 0n) ||
+      (expected.kind === 'stream_exists' && current >= 0n) ||
+      (expected.kind === 'revision' && expected.revision === current);
+    if (!matches) return { kind: 'wrong_expected_version', current: current < 0n ? 'no_stream' : current };
+    const record = this.logRecord(
+      streamName,
+      TOMBSTONE_REVISION,
+      { id: randomUUID(), type: STREAM_DELETED_EVENT_TYPE, contentType: 'application/octet-stream', data: new Uint8Array(), customMetadata: new Uint8Array() },
+      this.created(),
+    );
+    this.tombstoned.add(streamName);
+    return { kind: 'success', position: record.position };
+  }
+
+  /** Tombstoned, or the `$$` metadata stream of a tombstoned stream (deleted with it on a node). */
+  isDeleted(streamName: string): boolean {
+    return this.tombstoned.has(streamName) || (streamName.startsWith('$$') && this.tombstoned.has(streamName.slice(2)));
+  }
+
+  readStream(streamName: string, forwards: boolean, from: StreamFrom, count: bigint): FakeRecord[] | 'not_found' | 'deleted' {
+    if (this.isDeleted(streamName)) return 'deleted';
     const stream = this.streams.get(streamName);
     if (stream === undefined) return 'not_found';
     const max = clampCount(count);
@@ -143,25 +196,27 @@ export class FakeKurrentDbLog {
   }
 
   private write(streamName: string, stream: FakeRecord[], proposed: readonly ProposedRecord[]): FakeAppendOutcome {
-    const created = BigInt(this.now().getTime()) * 10_000n;
-    for (const p of proposed) {
-      const record: FakeRecord = {
-        ...p,
-        streamName,
-        revision: BigInt(stream.length),
-        created,
-        position: this.nextPosition,
-      };
-      this.nextPosition += RECORD_OVERHEAD + BigInt(p.data.length + p.customMetadata.length + p.type.length + streamName.length);
-      stream.push(record);
-      this.records.push(record);
-      this.positions.add(record.position);
-    }
+    const created = this.created();
+    for (const p of proposed) stream.push(this.logRecord(streamName, BigInt(stream.length), p, created));
     const last = stream[stream.length - 1];
     // An empty append to a missing stream leaves it missing, as on a real node.
     if (last === undefined) return { kind: 'success', currentRevision: -1n, position: this.nextPosition };
     this.streams.set(streamName, stream);
     return { kind: 'success', currentRevision: last.revision, position: last.position };
+  }
+
+  /** Puts one record at the end of the log (`$all`); the caller files it in its stream, if any. */
+  private logRecord(streamName: string, revision: bigint, p: ProposedRecord, created: bigint): FakeRecord {
+    const record: FakeRecord = { ...p, streamName, revision, created, position: this.nextPosition };
+    this.nextPosition += RECORD_OVERHEAD + BigInt(p.data.length + p.customMetadata.length + p.type.length + streamName.length);
+    this.records.push(record);
+    this.positions.add(record.position);
+    return record;
+  }
+
+  /** .NET ticks (100 ns) since the Unix epoch. */
+  private created(): bigint {
+    return BigInt(this.now().getTime()) * 10_000n;
   }
 }
 

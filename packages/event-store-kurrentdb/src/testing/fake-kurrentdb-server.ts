@@ -17,8 +17,25 @@
  *   event, as for KurrentDB's self-committed gRPC appends. A `$all` read from an offset inside a
  *   record is refused ("Trying to read from an invalid position", INVALID_ARGUMENT) as a node does.
  *   64-bit fields go on the wire as decimal strings (jstype=JS_STRING, STACK.md pitfall 14).
- * - `ServerFeatures/GetSupportedMethods`: lists Read and Append only, so the client uses the v1
- *   Append rather than BatchAppend.
+ * - `Streams/Tombstone` (hard delete, the client's `tombstoneStream`), as a node's `Streams.Tombstone`
+ *   and commit check do it (EST-19): the expected state is checked like an append's (any /
+ *   no_stream / stream_exists / exact revision; a stream that never existed can be tombstoned with
+ *   any or no_stream), and a mismatch is the node's `RpcExceptions.WrongExpectedVersion("Delete")`,
+ *   a gRPC error FAILED_PRECONDITION with `exception: wrong-expected-version`, `stream-name`,
+ *   `expected-version` (any -2, no_stream -1, stream_exists -4) and `actual-version` (-1 when
+ *   missing) trailers, which the client turns into `WrongExpectedVersionError` (unlike an append's
+ *   conflict, a response message). Success writes one `$streamDeleted` record (no data, no metadata,
+ *   content type octet-stream, a fresh id, revision long.MaxValue = `EventNumber.DeletedStream`)
+ *   at the end of the log, so `$all` shows it as a node's does, and answers a `TombstoneResp` with
+ *   its position. From then on the stream and its `$$` metadata stream are deleted: an append
+ *   (whatever its expected state, before any other check), a read (forwards or backwards) and
+ *   another tombstone are answered with the node's `RpcExceptions.StreamDeleted`, FAILED_PRECONDITION
+ *   with `exception: stream-deleted` and `stream-name` trailers; the grpc-js client
+ *   (`convertToCommandError`) and the native bridge's reads (`Error::from_grpc`, which looks at the
+ *   `exception` key) both make it `StreamDeletedError`. The stream's earlier records stay in the log
+ *   and in `$all`, where a node keeps them until a scavenge (the fake never scavenges).
+ * - `ServerFeatures/GetSupportedMethods`: lists Read, Append and Tombstone only, so the client uses
+ *   the v1 Append rather than BatchAppend.
  * - Startup system events (`$`-prefixed types in `$`-prefixed streams), as a real node has in `$all`.
  * - Stream metadata, stored only: `setStreamMetadata` is an append of a `$metadata` event to the
  *   `$$<stream>` stream, and the fake keeps it like any other append, so `getStreamMetadata`
@@ -28,7 +45,10 @@
  *   `failNext()` answers the next call with a gRPC status, `delayNextAppend()` commits late (for
  *   deadline tests: the write still happens, as on a real node).
  *
- * Not implemented: BatchAppend, Delete / Tombstone (so no StreamDeleted), subscriptions and
+ * Not implemented: BatchAppend; `Streams/Delete` (soft delete: a node writes `$tb` = long.MaxValue
+ * into the stream's metadata and then applies truncate-before, so reads say "not found" and a later
+ * append revives the stream; the fake never applies stream metadata, so this is left out and the
+ * method answers UNIMPLEMENTED); subscriptions and
  * persistent subscriptions, projections, users, ACLs and authentication, TLS, enforcing stream
  * metadata (max count / age, truncate before, ACLs: stored, never applied), link resolution,
  * gossip and clusters (use a single-node connection string), the v2 protocol (multiStreamAppend /
@@ -40,8 +60,17 @@ import { ServerFeaturesService } from '@kurrent/kurrentdb-client/generated/kurre
 import { SupportedMethod, SupportedMethods } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/serverfeatures_pb';
 import { Empty, StreamIdentifier, UUID } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/shared_pb';
 import { StreamsService } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_grpc_pb';
-import { AppendReq, AppendResp, ReadReq, ReadResp } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_pb';
-import { FakeKurrentDbLog, type AllFrom, type FakeExpectedState, type FakeFilter, type FakeRecord, type ProposedRecord, type StreamFrom } from './fake-kurrentdb-log';
+import { AppendReq, AppendResp, ReadReq, ReadResp, TombstoneReq, TombstoneResp } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_pb';
+import {
+  FakeKurrentDbLog,
+  type AllFrom,
+  type FakeAppendOutcome,
+  type FakeExpectedState,
+  type FakeFilter,
+  type FakeRecord,
+  type ProposedRecord,
+  type StreamFrom,
+} from './fake-kurrentdb-log';
 
 export interface FakeKurrentDbOptions {
   /** Bytes of data + metadata one append may carry before the node refuses it. Default 1 MiB, like KurrentDB. */
@@ -50,7 +79,7 @@ export interface FakeKurrentDbOptions {
   readonly seedSystemEvents?: boolean;
 }
 
-export type FakeKurrentDbMethod = 'append' | 'read';
+export type FakeKurrentDbMethod = 'append' | 'read' | 'tombstone';
 
 export interface FakeKurrentDb {
   /**
@@ -96,7 +125,7 @@ interface ServiceErrorLike {
 }
 
 class FakeNode implements FakeKurrentDb {
-  readonly calls = { append: 0, read: 0, getSupportedMethods: 0 };
+  readonly calls = { append: 0, read: 0, tombstone: 0, getSupportedMethods: 0 };
   private readonly log = new FakeKurrentDbLog();
   private readonly maxAppendSize: number;
   private server: grpc.Server | undefined;
@@ -125,7 +154,7 @@ class FakeNode implements FakeKurrentDb {
       read: (call: grpc.ServerWritableStream<ReadReq, ReadResp>) => this.read(call),
       append: (call: grpc.ServerReadableStream<AppendReq, AppendResp>, callback: grpc.sendUnaryData<AppendResp>) => this.append(call, callback),
       delete: unimplemented,
-      tombstone: unimplemented,
+      tombstone: (call: grpc.ServerUnaryCall<TombstoneReq, TombstoneResp>, callback: grpc.sendUnaryData<TombstoneResp>) => this.tombstone(call, callback),
       batchAppend: (call: grpc.ServerDuplexStream<unknown, unknown>) => call.emit('error', unimplementedError('BatchAppend')),
     });
     server.addService(ServerFeaturesService, {
@@ -206,6 +235,8 @@ class FakeNode implements FakeKurrentDb {
       const stream = options.getStream() as ReadReq.Options.StreamOptions;
       const name = streamNameOf(stream.getStreamIdentifier());
       const result = this.log.readStream(name, forwards, streamFrom(stream), count);
+      // A node answers a read of a deleted stream with its StreamDeleted error, not a message.
+      if (result === 'deleted') return void call.emit('error', streamDeletedError(name));
       if (result === 'not_found') {
         const notFound = new ReadResp.StreamNotFound();
         notFound.setStreamIdentifier(streamIdentifier(name));
@@ -243,6 +274,8 @@ class FakeNode implements FakeKurrentDb {
       }
       const commit = (): void => {
         const outcome = this.log.append(request.streamName, request.expected, request.proposed);
+        // A conflict is an answer (AppendResp.WrongExpectedVersion); a deleted stream is an error.
+        if (outcome.kind === 'stream_deleted') return callback(streamDeletedError(request.streamName));
         callback(null, appendResponse(outcome, request.expected));
       };
       const delay = this.nextAppendDelayMs;
@@ -253,6 +286,39 @@ class FakeNode implements FakeKurrentDb {
       this.pending.add(done);
       void done.finally(() => this.pending.delete(done));
     });
+  }
+
+  /**
+   * `Streams/Tombstone` (unary), as a node's `Streams.Tombstone` answers: a `TombstoneResp` with the
+   * tombstone's position; a deleted stream is `RpcExceptions.StreamDeleted`; a wrong expected state
+   * is `RpcExceptions.WrongExpectedVersion("Delete", ...)`, a gRPC error (the client's
+   * `convertToCommandError` makes both typed errors), not a response message as for an append.
+   */
+  private tombstone(call: grpc.ServerUnaryCall<TombstoneReq, TombstoneResp>, callback: grpc.sendUnaryData<TombstoneResp>): void {
+    this.calls.tombstone++;
+    const fault = this.takeFault('tombstone');
+    if (fault) return callback(fault);
+    const options = call.request.getOptions();
+    if (options === undefined) return callback(invalidArgument('Tombstone needs options.'));
+    let streamName: string;
+    let expected: FakeExpectedState;
+    try {
+      streamName = streamNameOf(options.getStreamIdentifier());
+      expected = tombstoneExpectedOf(options);
+    } catch (error) {
+      return callback(error as ServiceErrorLike);
+    }
+    const outcome = this.log.tombstone(streamName, expected);
+    switch (outcome.kind) {
+      case 'success': {
+        const position = new TombstoneResp.Position().setCommitPosition(String(outcome.position)).setPreparePosition(String(outcome.position));
+        return callback(null, new TombstoneResp().setPosition(position));
+      }
+      case 'stream_deleted':
+        return callback(streamDeletedError(streamName));
+      default:
+        return callback(deleteWrongExpectedVersion(streamName, expected, outcome.current));
+    }
   }
 
   private parseAppend(messages: readonly AppendReq[]): { streamName: string; expected: FakeExpectedState; proposed: ProposedRecord[] } {
@@ -313,6 +379,38 @@ function invalidArgument(details: string): ServiceErrorLike {
   return { code: grpc.status.INVALID_ARGUMENT, details };
 }
 
+/**
+ * KurrentDB's `RpcExceptions.StreamDeleted`: FAILED_PRECONDITION with `exception: stream-deleted`
+ * and `stream-name` in the trailers. grpc-js clients (`convertToCommandError`) and the Rust
+ * bridge's reads (`Error::from_grpc`, the `exception` key) both turn it into `StreamDeletedError`.
+ */
+function streamDeletedError(streamName: string): ServiceErrorLike {
+  const trailer = new grpc.Metadata();
+  trailer.set('exception', 'stream-deleted');
+  trailer.set('stream-name', streamName);
+  return { code: grpc.status.FAILED_PRECONDITION, details: `Event stream '${streamName}' is deleted.`, metadata: trailer };
+}
+
+/**
+ * KurrentDB's `RpcExceptions.WrongExpectedVersion("Delete", ...)` for a delete or tombstone:
+ * FAILED_PRECONDITION, the expected version as a node's long (any -2, no_stream -1,
+ * stream_exists -4) and the actual one (-1 for a missing stream) in the trailers.
+ */
+function deleteWrongExpectedVersion(streamName: string, expected: FakeExpectedState, current: bigint | 'no_stream'): ServiceErrorLike {
+  const expectedVersion = expected.kind === 'revision' ? String(expected.revision) : { any: '-2', no_stream: '-1', stream_exists: '-4' }[expected.kind];
+  const actualVersion = current === 'no_stream' ? '-1' : String(current);
+  const trailer = new grpc.Metadata();
+  trailer.set('exception', 'wrong-expected-version');
+  trailer.set('stream-name', streamName);
+  trailer.set('expected-version', expectedVersion);
+  trailer.set('actual-version', actualVersion);
+  return {
+    code: grpc.status.FAILED_PRECONDITION,
+    details: `Delete failed due to WrongExpectedVersion. Stream: ${streamName}, Expected version: ${expectedVersion}, Actual version: ${actualVersion}`,
+    metadata: trailer,
+  };
+}
+
 function supportedMethods(): SupportedMethods {
   const method = (service: string, name: string): SupportedMethod => new SupportedMethod().setServiceName(service).setMethodName(name);
   return new SupportedMethods()
@@ -320,6 +418,7 @@ function supportedMethods(): SupportedMethods {
     .setMethodsList([
       method('event_store.client.streams.streams', 'read'),
       method('event_store.client.streams.streams', 'append'),
+      method('event_store.client.streams.streams', 'tombstone'),
       method('event_store.client.server_features.serverfeatures', 'getsupportedmethods'),
     ]);
 }
@@ -379,7 +478,23 @@ function expectedOf(options: AppendReq.Options): FakeExpectedState {
   }
 }
 
-function appendResponse(outcome: ReturnType<FakeKurrentDbLog['append']>, expected: FakeExpectedState): AppendResp {
+function tombstoneExpectedOf(options: TombstoneReq.Options): FakeExpectedState {
+  switch (options.getExpectedStreamRevisionCase()) {
+    case TombstoneReq.Options.ExpectedStreamRevisionCase.REVISION:
+      return { kind: 'revision', revision: BigInt(options.getRevision()) };
+    case TombstoneReq.Options.ExpectedStreamRevisionCase.NO_STREAM:
+      return { kind: 'no_stream' };
+    case TombstoneReq.Options.ExpectedStreamRevisionCase.STREAM_EXISTS:
+      return { kind: 'stream_exists' };
+    case TombstoneReq.Options.ExpectedStreamRevisionCase.ANY:
+      return { kind: 'any' };
+    default:
+      // A node: RpcExceptions.InvalidArgument(options.ExpectedStreamRevisionCase).
+      throw invalidArgument("'None' is not a valid EventStore.Client.Streams.TombstoneReq+Types+Options+ExpectedStreamRevisionOneofCase");
+  }
+}
+
+function appendResponse(outcome: Exclude<FakeAppendOutcome, { kind: 'stream_deleted' }>, expected: FakeExpectedState): AppendResp {
   const response = new AppendResp();
   if (outcome.kind === 'success') {
     const success = new AppendResp.Success();

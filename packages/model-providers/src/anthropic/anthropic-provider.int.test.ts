@@ -17,8 +17,9 @@ const TOOLS: ToolPayload = {
   tools: [{ name: 'read_file', description: 'Reads a file.', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
 };
 
+/** A model that takes a thinking budget (anthropic-thinking-mode.ts); the adaptive ones are named where they are meant. */
 function request(messages: readonly ChatMessage[], extra: Partial<ModelRequest> = {}): ModelRequest {
-  return { model: 'claude-test', system: 'You are terse.', messages, tools: TOOLS, ...extra };
+  return { model: 'claude-sonnet-4-5', system: 'You are terse.', messages, tools: TOOLS, ...extra };
 }
 
 const HELLO: ChatMessage[] = [{ role: 'user', text: 'Hello' }];
@@ -119,7 +120,7 @@ describe('S2 Anthropic provider against a loopback fake Anthropic server', () =>
       ]),
     );
     expect(fake.requests[0]?.body).toEqual({
-      model: 'claude-test',
+      model: 'claude-sonnet-4-5',
       max_tokens: 4096,
       system: 'You are terse.',
       messages: [
@@ -285,7 +286,7 @@ describe('S6 reasoning: the Anthropic request asks for thinking when the model i
     const plain = request(HELLO, { maxOutputTokens: 300 });
     const json = provider.bodyJson(plain);
     expect(json).toBe(
-      '{"model":"claude-test","max_tokens":300,"system":"You are terse.","messages":[{"role":"user","content":[{"type":"text","text":"Hello"}]}],' +
+      '{"model":"claude-sonnet-4-5","max_tokens":300,"system":"You are terse.","messages":[{"role":"user","content":[{"type":"text","text":"Hello"}]}],' +
         `"tools":${JSON.stringify(TOOLS.tools)},"stream":true}`,
     );
     await provider.complete(plain);
@@ -324,6 +325,31 @@ describe('S6 reasoning: the Anthropic request asks for thinking when the model i
     expect(sentBody()).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 1124 });
     const messages = sentBody().messages as { role: string; content: { type: string }[] }[];
     expect(messages[1]?.content[0]).toEqual({ type: 'redacted_thinking', data: 'opaque-blob' });
+  });
+
+  it('S6 reasoning: a turn whose first reply thought keeps thinking through a longer tool loop, though later replies carry no thinking', async () => {
+    const signed: ProviderMetadata = { provider: 'anthropic', data: { blocks: [{ type: 'thinking', thinking: 'Read a, then b.', signature: 'sig-1' }] } };
+    const loop: ChatMessage[] = [
+      ...toolRound(signed),
+      { role: 'assistant', text: '', toolCalls: [{ callId: 'toolu_2', toolName: 'read_file', arguments: { path: 'b' } }] },
+      { role: 'tool', callId: 'toolu_2', toolName: 'read_file', content: 'B text', isError: false },
+    ];
+    fake.enqueue(fakeReply.text('ok'));
+    await provider.complete(request(loop, { reasoning: 'medium' }));
+    expect(sentBody().thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+  });
+
+  it('S6 reasoning: a turn whose first reply did not think stays without thinking, even when a later reply of the loop did', async () => {
+    const signed: ProviderMetadata = { provider: 'anthropic', data: { blocks: [{ type: 'thinking', thinking: 'Now b.', signature: 'sig-2' }] } };
+    const loop: ChatMessage[] = [
+      ...toolRound(),
+      { role: 'assistant', text: '', toolCalls: [{ callId: 'toolu_2', toolName: 'read_file', arguments: { path: 'b' } }], providerMetadata: signed },
+      { role: 'tool', callId: 'toolu_2', toolName: 'read_file', content: 'B text', isError: false },
+    ];
+    fake.enqueue(fakeReply.text('ok'));
+    await provider.complete(request(loop, { reasoning: 'medium' }));
+    expect(sentBody()).not.toHaveProperty('thinking');
+    expect(sentBody().max_tokens).toBe(4096);
   });
 
   it('S6 reasoning: an earlier tool call without thinking does not matter once the last assistant message answered in text', async () => {

@@ -102,36 +102,37 @@ export class AnthropicProvider implements ModelProvider {
 /** The thinking budget to ask for, if any (the model's reasoning setting; shared/thinking-budget.ts). */
 function thinkingBudget(request: ModelRequest): number | undefined {
   if (request.reasoning === undefined) return undefined;
-  // With thinking on, the API refuses (400) a request whose last assistant message calls tools
-  // unless that message starts with a thinking block: the model would go on from reasoning it
-  // cannot see. The signed blocks come back through providerMetadata, but a reply made without
-  // thinking (the setting switched on in the middle of a turn) or by another provider has none.
-  // Such a request goes without thinking, and so does the rest of that tool loop (its replies
-  // carry no blocks either); once a reply answers without calling tools, requests think again.
-  if (finalToolUseLacksThinking(request.messages)) return undefined;
+  // An assistant turn (a reply, its tool results and the replies after them, up to the next user
+  // input) runs in one thinking mode: with thinking on, the API refuses (400) a request whose
+  // turn so far calls tools unless the turn's first reply starts with a thinking block. Later
+  // replies of the loop may carry none (without interleaved thinking the model thinks once, at
+  // the start). The signed blocks come back through providerMetadata, but a turn begun without
+  // thinking (the setting switched on in the middle of it, a reply from another provider, blocks
+  // dropped because they held a secret) has none: the rest of that turn goes without thinking.
+  if (turnCallsToolsWithoutThinking(request.messages)) return undefined;
   return THINKING_BUDGET_TOKENS[request.reasoning];
 }
 
 /**
- * Whether the last assistant message of the body (consecutive assistant messages merge into one,
- * toAnthropicMessages) has tool_use blocks and does not start with a thinking block. Walks back
- * from the end only, so a long conversation costs nothing more (shared/body-json.ts).
+ * Whether the assistant turn the request continues (the replies and tool results after the last
+ * user input) calls tools and its first reply does not start with a thinking block. Consecutive
+ * assistant messages merge into one (toAnthropicMessages), so the earliest reply with a block
+ * decides. Walks back from the end only to the last user input, so a long conversation costs
+ * nothing more (shared/body-json.ts).
  */
-function finalToolUseLacksThinking(messages: readonly ChatMessage[]): boolean {
-  let found = false;
+function turnCallsToolsWithoutThinking(messages: readonly ChatMessage[]): boolean {
   let callsTools = false;
   let startsWithThinking = false;
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i] as ChatMessage;
     if (message.role === 'assistant') {
       const thinking = thinkingBlocksOf(message.providerMetadata).length > 0;
-      // An empty reply adds no block, so it neither starts nor ends the merged message.
+      // An empty reply adds no block, so it does not start the turn.
       if (!thinking && message.text === '' && message.toolCalls.length === 0) continue;
-      found = true;
       callsTools ||= message.toolCalls.length > 0;
-      // Walking back, the earliest message of the merged one decides how it starts.
+      // Walking back, the earliest reply of the turn decides how it starts.
       startsWithThinking = thinking;
-    } else if (found && addsBlock(message)) break;
+    } else if (message.role === 'user' && addsBlock(message)) break;
   }
   return callsTools && !startsWithThinking;
 }

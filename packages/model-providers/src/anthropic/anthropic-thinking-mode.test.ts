@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { anthropicThinkingMode } from './anthropic-thinking-mode';
 
-describe('anthropicThinkingMode: adaptive thinking from Claude 4.6 on, a token budget before', () => {
+describe('anthropicThinkingMode: adaptive thinking from Claude 4.6 on and for ids without a version, a token budget before', () => {
   it.each([
     ['claude-opus-4-6', 'adaptive'],
     ['claude-opus-4-7', 'adaptive'],
@@ -16,7 +16,10 @@ describe('anthropicThinkingMode: adaptive thinking from Claude 4.6 on, a token b
     ['claude-opus-4-1', 'budget'],
     ['claude-opus-4-20250514', 'budget'],
     ['claude-3-7-sonnet-latest', 'budget'],
-    ['my-proxy-alias', 'budget'],
+    ['claude-fable-5', 'adaptive'],
+    ['claude-mythos-preview', 'adaptive'],
+    ['my-proxy-alias', 'adaptive'],
+    ['claude-3-5-haiku-20241022', 'budget'],
   ])('%s: %s', (model, mode) => {
     expect(anthropicThinkingMode(model)).toBe(mode);
   });

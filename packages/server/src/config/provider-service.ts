@@ -168,7 +168,7 @@ export class ProviderService {
     const state = await this.deps.repository.load();
     this.requireProvider(state, providerId);
     const outsideStream = providerId === ENVIRONMENT_PROVIDER_ID;
-    if (outsideStream && !this.modelViews(state, providerId).some((m) => m.modelId === modelId)) throw configErrors.modelNotFound(providerId, modelId);
+    if (outsideStream && effort !== null && !this.modelViews(state, providerId).some((m) => m.modelId === modelId)) throw configErrors.modelNotFound(providerId, modelId);
     const recorded = await this.deps.repository.record({ type: 'SetModelReasoning', providerId, modelId, effort, outsideStream }, origin);
     return { changed: recorded.events.length > 0 };
   }

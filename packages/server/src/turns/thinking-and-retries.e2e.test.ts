@@ -99,3 +99,56 @@ describe('S6 model shown, provider retries and streamed reasoning over HTTP (FAK
     expect(assistants(await eventsOf())).toEqual([expect.objectContaining({ partial: true, text: 'Partial answer ', reasoning: 'Pondering. ', provider: 'openai', model: MODEL })]);
   });
 });
+
+describe('S6 reasoning asked of a FAKE Anthropic model: signed thinking blocks and secrets', () => {
+  const ANTHROPIC_KEY = 'sk-ant-thinking-e2e-key-9876543210';
+  let model: FakeModelServer;
+  let server: TestServer;
+
+  beforeEach(async () => {
+    model = await startFakeModelServer('anthropic', { apiKey: ANTHROPIC_KEY });
+    server = await startTestServer({
+      env: {
+        ONECLAW_PROVIDER: 'anthropic',
+        ANTHROPIC_API_KEY: ANTHROPIC_KEY,
+        ANTHROPIC_BASE_URL: model.url,
+        ONECLAW_MODEL: 'claude-sonnet-4-5',
+        ONECLAW_PROVIDER_MAX_RETRIES: '0',
+      },
+    });
+    expect((await server.api('PATCH', '/api/providers/env/models/claude-sonnet-4-5', { reasoning: 'low' })).status).toBe(200);
+    await server.api('POST', '/api/sessions', { sessionId: 's' });
+  });
+
+  afterEach(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  const eventsOf = async (): Promise<RecordedEvent[]> => (await server.api('GET', '/api/sessions/s/events')).body.events;
+  const chat = () => model.requests.filter((r) => r.method === 'POST').map((r) => r.body as { thinking?: unknown; messages: { role: string; content: { type: string }[] }[] });
+
+  it('S6 the signed thinking of a tool-calling reply is recorded and sent back first, so the tool loop keeps thinking', async () => {
+    model.enqueue({ thinking: 'Check the time.', toolCalls: [{ name: 'get_current_time', arguments: {} }] }, fakeReply.text('It is late.'));
+    expect((await server.api('POST', '/api/sessions/s/messages', { text: 'what time is it?' })).body).toMatchObject({ reason: 'completed', reply: 'It is late.' });
+    const [first, second] = chat();
+    expect(first?.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(second?.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(second?.messages[1]).toMatchObject({ role: 'assistant', content: [{ type: 'thinking' }, { type: 'tool_use' }] });
+    const [assistant] = assistants(await eventsOf());
+    expect(assistant).toMatchObject({ reasoning: 'Check the time.', providerMetadata: { provider: 'anthropic' } });
+  });
+
+  it('S6 thinking that holds a secret: the signed blocks are not recorded (a signed block cannot be redacted), the reply says so, and the loop goes on without thinking', async () => {
+    model.enqueue({ thinking: `The key is ${ANTHROPIC_KEY}.`, toolCalls: [{ name: 'get_current_time', arguments: {} }] }, fakeReply.text('Done.'));
+    expect((await server.api('POST', '/api/sessions/s/messages', { text: 'go' })).body).toMatchObject({ reason: 'completed', reply: 'Done.' });
+    const stored = await eventsOf();
+    const [assistant] = assistants(stored);
+    expect(assistant).toMatchObject({ reasoning: 'The key is [Redacted].', adjustments: { providerMetadataWithheld: true } });
+    expect(assistant).not.toHaveProperty('providerMetadata');
+    expect(JSON.stringify(stored)).not.toContain(ANTHROPIC_KEY);
+    // Without its blocks the turn cannot go on thinking (the API would refuse it), so the next request asks for none.
+    expect(chat()[1]).not.toHaveProperty('thinking');
+    expect((await server.api('GET', '/api/sessions/s/audit?format=text')).text).toContain('provider state held a secret and was not recorded');
+  });
+});

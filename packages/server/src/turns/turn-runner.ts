@@ -313,15 +313,20 @@ class Turn {
       // reply over the append limit is cut to fit; both are recorded with the message.
       const named = uniqueCallIds(response.toolCalls, new Set(session.state.pendingToolCalls.keys()), `call_r${this.rounds}`);
       const calls = named.calls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments, recorded: this.recordedArguments(c.toolName, c.arguments) }));
+      // Signed provider state (Anthropic's thinking blocks) cannot be redacted without breaking
+      // its signature: when it holds a secret it is not recorded (nor sent back), and the reply says so.
+      const withheld = response.providerMetadata !== undefined && this.deps.redactor.containsSecret(JSON.stringify(response.providerMetadata.data));
+      const providerMetadata = withheld ? undefined : response.providerMetadata;
       const renames: ReplyAdjustments = {
         ...(named.renamedCalls.length > 0 ? { renamedCalls: named.renamedCalls } : {}),
         ...(named.unnamedCalls.length > 0 ? { unnamedCalls: named.unnamedCalls } : {}),
+        ...(withheld ? { providerMetadataWithheld: true } : {}),
       };
       const fitted = fitReply(
         {
           text: this.deps.redactor.redactText(response.text),
           toolCalls: calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.recorded })),
-          ...(response.providerMetadata ? { providerMetadata: response.providerMetadata } : {}),
+          ...(providerMetadata ? { providerMetadata } : {}),
           ...(response.reasoning ? { reasoning: this.deps.redactor.redactText(response.reasoning) } : {}),
         },
         this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify(renames)),

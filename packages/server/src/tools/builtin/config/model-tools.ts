@@ -106,7 +106,7 @@ export function createModelTools(providers: ProviderService): Tool[] {
         const { changed } = await providers.setModelReasoning(params.provider_id, params.model_id, effort, toolOrigin(context));
         const now = effort === null ? 'the provider\u2019s default (nothing asked)' : effort;
         return changed
-          ? `Reasoning for ${params.model_id} of provider ${params.provider_id} is now ${now}; the next request uses it.`
+          ? `Reasoning for ${params.model_id} of provider ${params.provider_id} is now ${now}; the next turn uses it.`
           : `Reasoning for ${params.model_id} already is ${now}.`;
       },
     ),
