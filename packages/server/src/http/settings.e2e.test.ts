@@ -277,6 +277,13 @@ describe('S6 settings: providers and models', () => {
     expect(asked.thinking).toEqual({ type: 'enabled', budget_tokens: 16_384 });
     expect(asked.max_tokens).toBeGreaterThan(16_384);
 
+    // A model that cannot reason refuses the request: the turn ends saying which setting to undo.
+    envModel.enqueue(fakeReply.error(400, { message: 'thinking is not supported by this model' }));
+    const refused = await api('POST', '/api/sessions/thinks/messages', { text: 'again' });
+    expect(refused.body).toMatchObject({ reason: 'provider_error' });
+    expect(refused.body.detail).toContain('provider_bad_request');
+    expect(refused.body.detail).toContain(`asked ${envModelId} to reason (high)`);
+
     // Typed errors, nothing recorded for them.
     expectProblem(await api('PATCH', route, { reasoning: 'max' }), 400, 'invalid_body');
     expectProblem(await api('PATCH', route, {}), 400, 'invalid_body');

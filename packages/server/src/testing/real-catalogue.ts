@@ -21,7 +21,7 @@ export const CORE_TOOL_NAMES: readonly string[] = [
   'write_file',
 ];
 
-/** The `config` group (17 tools of the seed, and set_model_reasoning), in registration order. */
+/** The `config` group (17 tools), in registration order. */
 export const CONFIG_TOOL_NAMES: readonly string[] = [
   'list_providers',
   'create_provider',
@@ -32,7 +32,6 @@ export const CONFIG_TOOL_NAMES: readonly string[] = [
   'set_default_model',
   'add_model',
   'delete_model',
-  'set_model_reasoning',
   'list_agents',
   'update_agent',
   'delete_agent',

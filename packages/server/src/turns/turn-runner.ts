@@ -302,7 +302,12 @@ class Turn {
           continue;
         }
         const e = error as { code?: string; message?: string };
-        return this.finish('provider_error', this.deps.redactor.redactText(`The model API failed${e.code ? ` (${e.code})` : ''}: ${e.message ?? String(error)}`));
+        // A model that cannot reason refuses a request that asks it to: say which setting to undo.
+        const reasoningHint =
+          e.code === 'provider_bad_request' && this.provider.reasoning !== undefined
+            ? ` The request asked ${model} to reason (${this.provider.reasoning}); if it cannot, set its reasoning back to default (add_model with reasoning: default, or the Reasoning list in Settings).`
+            : '';
+        return this.finish('provider_error', this.deps.redactor.redactText(`The model API failed${e.code ? ` (${e.code})` : ''}: ${e.message ?? String(error)}${reasoningHint}`));
       }
       this.usage = {
         inputTokens: this.usage.inputTokens + response.usage.inputTokens,

@@ -8,7 +8,7 @@ import { createConfigTools } from './config-tools';
 import { CONFIG_TOOL_NAMES } from '../../../testing/real-catalogue';
 
 /**
- * The config group (18 tools) and create_agent through the real execution engine (ajv validation,
+ * The config group (17 tools) and create_agent through the real execution engine (ajv validation,
  * timeouts), over real configuration services: an in-memory event store, a secret store in a temp
  * data directory, and loopback FAKE OpenAI / Anthropic servers for fetch_models.
  */
@@ -78,7 +78,7 @@ async function createLocalProvider(name = 'Local Ollama'): Promise<string> {
 describe('config group registration (issue 6, G8; CATALOGUE.md section 8)', () => {
   beforeEach(() => setUp());
 
-  it('registers the 17 config tools in the seed order (and set_model_reasoning after the model tools), and create_agent as a core tool; fetch_models 30 s, the others 10 s', () => {
+  it('registers the 17 config tools in the seed order, and create_agent as a core tool; fetch_models 30 s, the others 10 s', () => {
     expect(registry.groupToolNames('config')).toEqual(CONFIG_TOOLS);
     expect(registry.coreToolNames()).toEqual(['load_tool_group', 'create_agent']);
     for (const name of [...CONFIG_TOOLS, 'create_agent']) expect(registry.definition(name)?.timeoutMs).toBe(name === 'fetch_models' ? 30_000 : 10_000);
@@ -206,30 +206,38 @@ describe('models: list_models, fetch_models, set_default_model, add_model, delet
   });
 });
 
-describe('set_model_reasoning', () => {
+describe('add_model with reasoning (configuration.md, "Reasoning")', () => {
   beforeEach(() => setUp({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', ONECLAW_MODEL: 'env-model' }));
 
-  it('records the effort (list_models shows it), default clears it; unknown models, providers and efforts are refused', async () => {
+  it('adds a model with its reasoning, changes the reasoning of a listed one (list_models shows it), default clears it; bad input is refused', async () => {
     const id = await createLocalProvider();
-    await text('add_model', { provider_id: id, model_id: 'thinker' });
-    expect(await text('set_model_reasoning', { provider_id: id, model_id: 'thinker', reasoning: 'high' })).toContain('is now high');
-    expect(await text('set_model_reasoning', { provider_id: id, model_id: 'thinker', reasoning: 'high' })).toContain('already is high');
-    expect((await configEvents()).at(-1)).toMatchObject({ type: 'ModelReasoningSet', data: { providerId: id, modelId: 'thinker', effort: 'high' } });
+    expect(await text('add_model', { provider_id: id, model_id: 'thinker', reasoning: 'high' })).toBe(
+      `Added model thinker to provider ${id}. Reasoning for thinker is now high; the next turn uses it.`,
+    );
+    expect(await text('add_model', { provider_id: id, model_id: 'thinker', reasoning: 'high' })).toBe('Reasoning for thinker already is high.');
+    expect((await configEvents()).slice(-2)).toMatchObject([
+      { type: 'ModelAdded', data: { providerId: id, modelId: 'thinker' } },
+      { type: 'ModelReasoningSet', data: { providerId: id, modelId: 'thinker', effort: 'high' } },
+    ]);
     expect(jsonOf(await text('list_models', { provider_id: id })).models).toEqual([{ model_id: 'thinker', source: 'added', reasoning: 'high' }]);
 
-    expect(await text('set_model_reasoning', { provider_id: id, model_id: 'thinker', reasoning: 'default' })).toContain('default (nothing asked)');
+    expect(await text('add_model', { provider_id: id, model_id: 'thinker', reasoning: 'default' })).toContain('is now the provider\u2019s default (nothing asked)');
     expect((await configEvents()).at(-1)).toMatchObject({ type: 'ModelReasoningSet', data: { effort: null } });
     expect(jsonOf(await text('list_models', { provider_id: id })).models).toEqual([{ model_id: 'thinker', source: 'added' }]);
+    // Clearing never adds a model.
+    expect(await text('add_model', { provider_id: id, model_id: 'other', reasoning: 'default' })).toBe(
+      'Reasoning for other already is the provider\u2019s default (nothing asked).',
+    );
+    expect(jsonOf(await text('list_models', { provider_id: id })).models).toHaveLength(1);
 
-    await expectError('set_model_reasoning', { provider_id: id, model_id: 'other', reasoning: 'low' }, 'model_not_found');
-    await expectError('set_model_reasoning', { provider_id: 'nope', model_id: 'thinker', reasoning: 'low' }, 'provider_not_found');
-    await expectError('set_model_reasoning', { provider_id: id, model_id: 'thinker', reasoning: 'max' }, 'validation_error');
+    await expectError('add_model', { provider_id: 'nope', model_id: 'thinker', reasoning: 'low' }, 'provider_not_found');
+    await expectError('add_model', { provider_id: id, model_id: 'thinker', reasoning: 'max' }, 'validation_error');
   });
 
-  it('the environment provider\u2019s own model (not in any list) takes a setting; a model it does not offer is model_not_found', async () => {
-    expect(await text('set_model_reasoning', { provider_id: 'env', model_id: 'env-model', reasoning: 'low' })).toContain('is now low');
+  it('the environment provider\u2019s own model (not in any list) takes a reasoning without being added', async () => {
+    expect(await text('add_model', { provider_id: 'env', model_id: 'env-model', reasoning: 'low' })).toBe('Reasoning for env-model is now low; the next turn uses it.');
     expect(jsonOf(await text('list_models', { provider_id: 'env' })).models).toEqual([{ model_id: 'env-model', source: 'environment (ONECLAW_MODEL)', reasoning: 'low' }]);
-    await expectError('set_model_reasoning', { provider_id: 'env', model_id: 'unknown', reasoning: 'low' }, 'model_not_found');
+    expect((await configEvents()).map((e) => e.type)).toEqual(['ModelReasoningSet']);
   });
 });
 

@@ -6,8 +6,8 @@ import { createProviderTools } from './provider-tools';
 import { createSettingsTools } from './settings-tools';
 
 /**
- * The 18 tools of the config group, in the seed's order: providers (4), models (5, then
- * set_model_reasoning, which the seed did not have), agents (3), settings (5). Every change they make is an event of the `config` stream (docs/configuration.md).
+ * The 17 tools of the config group, in the seed's order: providers (4), models (5), agents (3),
+ * settings (5). Every change they make is an event of the `config` stream (docs/configuration.md).
  */
 export function createConfigTools(config: ConfigServices, registry: ToolRegistry): Tool[] {
   return [

@@ -17,7 +17,7 @@ interface ModelParams {
   readonly model_id: string;
 }
 
-/** list_models, fetch_models, set_default_model, add_model, delete_model, set_model_reasoning (config group). */
+/** list_models, fetch_models, set_default_model, add_model (which also sets a model's reasoning), delete_model (config group). */
 export function createModelTools(providers: ProviderService): Tool[] {
   return [
     builtinTool<{ readonly provider_id: string }>(
@@ -62,20 +62,42 @@ export function createModelTools(providers: ProviderService): Tool[] {
           : `${params.model_id} of provider ${params.provider_id} already is the default model.`;
       },
     ),
-    builtinTool<ModelParams & { readonly display_name?: string }>(
+    builtinTool<ModelParams & { readonly display_name?: string; readonly reasoning?: ReasoningEffort | 'default' }>(
       {
         name: 'add_model',
-        description: 'Adds a model to a provider\u2019s list by hand (for providers whose API does not list it).',
+        description: 'Adds a model to a provider\u2019s list by hand (for providers whose API does not list it), renames it, or sets how hard it is asked to think (reasoning).',
         parameters: {
           type: 'object',
-          properties: { provider_id: providerId, model_id: modelId, display_name: { type: 'string', maxLength: 200, description: 'A name for people.' } },
+          properties: {
+            provider_id: providerId,
+            model_id: modelId,
+            display_name: { type: 'string', maxLength: 200, description: 'A name for people.' },
+            reasoning: { type: 'string', enum: [...REASONING_EFFORTS, 'default'], description: 'Only for models that can reason; default asks for nothing.' },
+          },
           required: ['provider_id', 'model_id'],
         },
         timeoutMs: 10_000,
       },
       async (params, context) => {
-        const { changed } = await providers.addModel(params.provider_id, params.model_id, params.display_name, toolOrigin(context));
-        return changed ? `Added model ${params.model_id} to provider ${params.provider_id}.` : `Provider ${params.provider_id} already lists model ${params.model_id}.`;
+        const { provider_id: provider, model_id: model } = params;
+        const effort = params.reasoning === undefined ? undefined : params.reasoning === 'default' ? null : params.reasoning;
+        const origin = toolOrigin(context);
+        const answer: string[] = [];
+        // A listed model (fetched, or the environment provider's own) only takes its reasoning;
+        // clearing it never adds the model (the setting may be left from a model a fetch dropped).
+        const listed = (await providers.models(provider)).some((m) => m.modelId === model);
+        if (params.display_name !== undefined || (!listed && effort !== null)) {
+          const { changed } = await providers.addModel(provider, model, params.display_name, origin);
+          answer.push(changed ? `Added model ${model} to provider ${provider}.` : `Provider ${provider} already lists model ${model}.`);
+        } else if (effort === undefined) {
+          answer.push(`Provider ${provider} already lists model ${model}.`);
+        }
+        if (effort !== undefined) {
+          const { changed } = await providers.setModelReasoning(provider, model, effort, origin);
+          const now = effort === null ? 'the provider\u2019s default (nothing asked)' : effort;
+          answer.push(changed ? `Reasoning for ${model} is now ${now}; the next turn uses it.` : `Reasoning for ${model} already is ${now}.`);
+        }
+        return answer.join(' ');
       },
     ),
     builtinTool<ModelParams>(
@@ -88,26 +110,6 @@ export function createModelTools(providers: ProviderService): Tool[] {
       async (params, context) => {
         const { wasDefault } = await providers.deleteModel(params.provider_id, params.model_id, toolOrigin(context));
         return `Removed model ${params.model_id} from provider ${params.provider_id}.${wasDefault ? ' It was the default model: no default is set now; choose one with set_default_model.' : ''}`;
-      },
-    ),
-    builtinTool<ModelParams & { readonly reasoning: ReasoningEffort | 'default' }>(
-      {
-        name: 'set_model_reasoning',
-        description: 'Sets how hard a model is asked to think before it answers; default asks for nothing. Only for models that can reason.',
-        parameters: {
-          type: 'object',
-          properties: { provider_id: providerId, model_id: modelId, reasoning: { type: 'string', enum: [...REASONING_EFFORTS, 'default'] } },
-          required: ['provider_id', 'model_id', 'reasoning'],
-        },
-        timeoutMs: 10_000,
-      },
-      async (params, context) => {
-        const effort = params.reasoning === 'default' ? null : params.reasoning;
-        const { changed } = await providers.setModelReasoning(params.provider_id, params.model_id, effort, toolOrigin(context));
-        const now = effort === null ? 'the provider\u2019s default (nothing asked)' : effort;
-        return changed
-          ? `Reasoning for ${params.model_id} of provider ${params.provider_id} is now ${now}; the next turn uses it.`
-          : `Reasoning for ${params.model_id} already is ${now}.`;
       },
     ),
   ];
