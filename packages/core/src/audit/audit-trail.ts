@@ -274,6 +274,7 @@ function adjustmentNotes(adjustments: ReplyAdjustments | undefined): string {
     notes.push(r.originalCallId === '' ? `call without id named ${r.callId}` : `repeated call id ${r.originalCallId} renamed ${r.callId}`);
   }
   for (const callId of adjustments.unnamedCalls ?? []) notes.push(`call ${callId} had no tool name`);
+  for (const d of adjustments.duplicateCalls ?? []) notes.push(`call ${d.callId} repeats ${d.sameAs}, run once`);
   if (adjustments.providerMetadataWithheld) notes.push('provider state held a secret and was not recorded');
   const cut = adjustments.cut;
   if (cut) {

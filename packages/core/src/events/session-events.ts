@@ -69,6 +69,14 @@ export interface ReplyAdjustments {
    * recorded, since a signed block cannot be redacted. The reasoning text is recorded redacted.
    */
   readonly providerMetadataWithheld?: true;
+  /** Calls that repeat an earlier call of the reply (same tool, same arguments): not run again, answered with that call's result. */
+  readonly duplicateCalls?: readonly DuplicateCall[];
+}
+
+export interface DuplicateCall {
+  readonly callId: string;
+  /** The earlier call of the same reply that ran. */
+  readonly sameAs: string;
 }
 
 export interface ReplyCut {

@@ -20,6 +20,7 @@ import type { Agent, AgentDirectory } from '../agents/agent-directory';
 import type { ModelResolver, ResolvedModel } from '../config/model-resolver';
 import { type ModelResponse, type TokenUsage, isProviderError, PROVIDER_LABELS, type ProviderError } from '@oneclaw/model-providers';
 import type { SecretRedactor } from '../security/secret-redactor';
+import { findDuplicateCalls, withRepeats } from './duplicate-calls';
 import type { Recorded, SessionRepository, SessionSnapshot, StagedCommand } from '../sessions/session-repository';
 import type { ToolRuntime } from '../tools/tool-runtime';
 import { toChatMessages } from './conversation';
@@ -322,10 +323,12 @@ class Turn {
       // its signature: when it holds a secret it is not recorded (nor sent back), and the reply says so.
       const withheld = response.providerMetadata !== undefined && this.deps.redactor.containsSecret(JSON.stringify(response.providerMetadata.data));
       const providerMetadata = withheld ? undefined : response.providerMetadata;
+      const duplicates = findDuplicateCalls(calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.raw })));
       const renames: ReplyAdjustments = {
         ...(named.renamedCalls.length > 0 ? { renamedCalls: named.renamedCalls } : {}),
         ...(named.unnamedCalls.length > 0 ? { unnamedCalls: named.unnamedCalls } : {}),
         ...(withheld ? { providerMetadataWithheld: true } : {}),
+        ...(duplicates.length > 0 ? { duplicateCalls: duplicates } : {}),
       };
       const fitted = fitReply(
         {
@@ -371,8 +374,10 @@ class Turn {
       for (const call of calls) {
         this.observer({ type: 'tool_call_started', callId: call.callId, toolName: call.toolName, arguments: call.recorded });
       }
-      const outcomes = await this.deps.tools.engine.executeAll(
-        calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.raw })),
+      // A call repeated in the same reply runs once; the repeat gets its result (duplicate-calls.ts).
+      const repeated = new Set(duplicates.map((d) => d.callId));
+      const ran = await this.deps.tools.engine.executeAll(
+        calls.filter((c) => !repeated.has(c.callId)).map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.raw })),
         {
           sessionId: this.sessionId,
           activeToolNames: active,
@@ -381,6 +386,11 @@ class Turn {
           signal: this.signal,
           ...(this.allowed ? { allowedTools: this.allowed } : {}),
         },
+      );
+      const outcomes = withRepeats(
+        calls.map((c) => c.callId),
+        ran,
+        duplicates,
       );
       // A cancel ends the calls as `cancelled`, which would read as a repeated failure: the
       // cancel is what stopped the turn, so the breaker does not see them.

@@ -63,6 +63,8 @@ describe('untrusted model replies over HTTP (fake Anthropic model)', () => {
         { callId: 'call_r1_3', originalCallId: '' },
       ],
       unnamedCalls: ['toolu_nameless'],
+      // The third call is the first again (same tool, same arguments): answered with its result.
+      duplicateCalls: [{ callId: 'call_r1_3', sameAs: 'toolu_same' }],
     });
     const results = messages(events, 'tool') as ToolResultMessageData[];
     expect(results.map((r) => [r.callId, r.status, r.status === 'error' ? r.errorType : ''])).toEqual([
@@ -81,7 +83,38 @@ describe('untrusted model replies over HTTP (fake Anthropic model)', () => {
     expect(blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id)).toEqual(ids);
 
     const audit = (await server.api('GET', '/api/sessions/s/audit')).body;
-    expect(JSON.stringify(audit)).toContain('repeated call id toolu_same renamed toolu_same_2; call without id named call_r1_3; call toolu_nameless had no tool name');
+    expect(JSON.stringify(audit)).toContain(
+      'repeated call id toolu_same renamed toolu_same_2; call without id named call_r1_3; call toolu_nameless had no tool name; call call_r1_3 repeats toolu_same, run once',
+    );
+  });
+
+  it('the same call twice in one reply (same tool, same arguments) runs once: the file is appended once, the repeat gets the first result with a note, the turn goes on', async () => {
+    const append = { path: 'log.txt', content: 'one line\n', mode: 'append' };
+    model.enqueue(
+      fakeReply.toolCalls(
+        { name: 'write_file', arguments: append, callId: 'toolu_a' },
+        { name: 'write_file', arguments: { mode: 'append', content: 'one line\n', path: 'log.txt' }, callId: 'toolu_b' },
+      ),
+      fakeReply.text('Logged.'),
+    );
+    const turn = await send('log one line');
+    expect(turn.body).toMatchObject({ reason: 'completed', reply: 'Logged.' });
+    expect(readFileSync(path.join(server.dataDir, 'files', 'log.txt'), 'utf8')).toBe('one line\n');
+
+    const events = await eventsOf();
+    const [assistant] = messages(events, 'assistant') as AssistantMessageData[];
+    expect(assistant?.adjustments).toEqual({ duplicateCalls: [{ callId: 'toolu_b', sameAs: 'toolu_a' }] });
+    const results = messages(events, 'tool') as ToolResultMessageData[];
+    expect(results.map((r) => [r.callId, r.status])).toEqual([
+      ['toolu_a', 'success'],
+      ['toolu_b', 'success'],
+    ]);
+    const [first, repeat] = results.map((r) => (r.status === 'success' ? r.result : ''));
+    expect(repeat).toBe(`${first}\n\n[OneClaw: this call repeats toolu_a of the same reply (same tool, same arguments), so it was not run again; this is the result of toolu_a.]`);
+    // The model reads both answers, each under its own id.
+    const second = model.requests[1]?.body as { messages: { content: unknown }[] };
+    const blocks = second.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string; tool_use_id?: string }[]) : []));
+    expect(blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id)).toEqual(['toolu_a', 'toolu_b']);
   });
 
   it('a reply over the 1 MiB append limit is recorded cut, with a note in the text and its sizes on the message; the turn completes', async () => {
