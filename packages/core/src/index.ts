@@ -34,6 +34,7 @@ export * from './event-store/event-store-errors';
 export * from './event-store/expected-revision';
 export { prepareAppend, resolveRetry, fingerprintOf, type PreparedEvent, type RetryResolution, type StoredEventMatch } from './event-store/append-preparation';
 export { strictJsonStringify, canonicalJson } from './event-store/strict-json';
+export { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from './json-depth';
 export { deserializeEvent, type SerializedEvent } from './event-store/serialized-event';
 export { InMemoryEventStore } from './event-store/in-memory-event-store';
 export type { SnapshotStore, StoredSnapshot } from './event-store/snapshot-store';

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 
 // The server runs as a real child process from the TypeScript source (swc require hook), so a
@@ -57,14 +58,29 @@ export class ServerProcess {
   }
 }
 
-/** An authorized JSON call to a server process; resolves with the parsed body. */
-export async function callServer(url: string, token: string, method: string, route: string, body?: unknown): Promise<any> {
-  const response = await fetch(url + route, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+/**
+ * An authorized JSON call to a server process; resolves with the parsed body. Each call has a
+ * connection of its own: a kept-alive one can be closed by the server's keep-alive timer just as
+ * the next request goes out on it (ECONNRESET), as happened after a heap snapshot had blocked
+ * the server for seconds (CI run 58).
+ */
+export function callServer(url: string, token: string, method: string, route: string, body?: unknown): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url + route, { method, agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+    });
+    request.on('error', reject);
+    request.end(body === undefined ? undefined : JSON.stringify(body));
   });
-  return response.json();
 }
 
 /** Polls until `check` returns a value (not undefined); fails after `attempts` tries. */

@@ -24,6 +24,11 @@ describe('repeated calls in one model reply', () => {
     expect(findDuplicateCalls([call('a', 't', { n: 1 }), call('b', 't', { n: '1' })])).toEqual([]);
   });
 
+  it('arguments too deep to compare (a model can send any depth) make the call unique instead of failing the turn', () => {
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    expect(findDuplicateCalls([call('a', 't', deep), call('b', 't', deep), call('c', 't', 'not json'), call('d', 't', 'not json')])).toEqual([{ callId: 'd', sameAs: 'c' }]);
+  });
+
   it('every call gets an outcome in the reply order; a repeat carries the first result (success or error) under its own id, with a note and no duration', () => {
     const outcomes = withRepeats(
       ['a', 'b', 'c', 'd'],

@@ -18,12 +18,26 @@ export function findDuplicateCalls(calls: readonly ReplyCall[]): DuplicateCall[]
   const first = new Map<string, string>();
   const duplicates: DuplicateCall[] = [];
   for (const call of calls) {
-    const key = `${call.toolName}\n${canonicalJson(call.arguments ?? null)}`;
+    const key = keyOf(call);
+    if (key === undefined) continue;
     const sameAs = first.get(key);
     if (sameAs === undefined) first.set(key, call.callId);
     else duplicates.push({ callId: call.callId, sameAs });
   }
   return duplicates;
+}
+
+/**
+ * Undefined for arguments that cannot be compared: JSON.parse takes any depth, canonicalJson
+ * recurses and overflows the stack on a few thousand nested arrays. Such a call is taken as
+ * unique (the engine then refuses arguments that are not an object, as it always did).
+ */
+function keyOf(call: ReplyCall): string | undefined {
+  try {
+    return `${call.toolName}\n${canonicalJson(call.arguments ?? null)}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   activeToolSet,
   fitReply,
+  MAX_ARGUMENT_DEPTH,
+  nestsDeeperThan,
   OneClawError,
   SessionRuleError,
   sessionErrors,
@@ -323,6 +325,7 @@ class Turn {
       // its signature: when it holds a secret it is not recorded (nor sent back), and the reply says so.
       const withheld = response.providerMetadata !== undefined && this.deps.redactor.containsSecret(JSON.stringify(response.providerMetadata.data));
       const providerMetadata = withheld ? undefined : response.providerMetadata;
+      // Compared as sent (`raw`): the recorded ones hide write-only values, which would make different secrets look alike.
       const duplicates = findDuplicateCalls(calls.map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.raw })));
       const renames: ReplyAdjustments = {
         ...(named.renamedCalls.length > 0 ? { renamedCalls: named.renamedCalls } : {}),
@@ -501,6 +504,9 @@ class Turn {
   private recordedArguments(toolName: string, raw: unknown): Readonly<Record<string, unknown>> {
     const parsed = typeof raw === 'string' ? safeParse(raw) : raw;
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    // The redactor walks recursively: arguments deep enough to overflow it are not recorded (the engine refuses them too).
+    if (nestsDeeperThan(parsed, MAX_ARGUMENT_DEPTH))
+      return { _cut: `These arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels of objects and arrays; they were not recorded, and the call was refused.` };
     const visible = redactWriteOnly(parsed, this.deps.tools.registry.definition(toolName)?.parameters);
     return this.deps.redactor.redactValue(visible) as Record<string, unknown>;
   }

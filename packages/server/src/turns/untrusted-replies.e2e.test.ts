@@ -88,6 +88,23 @@ describe('untrusted model replies over HTTP (fake Anthropic model)', () => {
     );
   });
 
+  it('arguments nested deep enough to overflow a recursive walk (a few KB of [[[...]]]) are refused as a validation_error and recorded as a marker; the turn completes', async () => {
+    const deep = `{"path":"x.txt","content":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+    model.enqueue(fakeReply.toolCalls({ name: 'write_file', arguments: {}, argumentsText: deep, callId: 'toolu_deep' }), fakeReply.text('That did not work.'));
+    const turn = await send('write something odd');
+    expect(turn.body).toMatchObject({ reason: 'completed', reply: 'That did not work.' });
+    const events = await eventsOf();
+    const [assistant] = messages(events, 'assistant') as AssistantMessageData[];
+    expect(assistant?.toolCalls[0]?.arguments).toEqual({ _cut: expect.stringContaining('nest deeper than 64 levels') });
+    const [result] = messages(events, 'tool') as ToolResultMessageData[];
+    expect(result).toMatchObject({
+      callId: 'toolu_deep',
+      status: 'error',
+      errorType: 'validation_error',
+      message: expect.stringContaining('the arguments nest deeper than 64 levels'),
+    });
+  });
+
   it('the same call twice in one reply (same tool, same arguments) runs once: the file is appended once, the repeat gets the first result with a note, the turn goes on', async () => {
     const append = { path: 'log.txt', content: 'one line\n', mode: 'append' };
     model.enqueue(

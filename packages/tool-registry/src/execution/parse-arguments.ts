@@ -1,3 +1,4 @@
+import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from '@oneclaw/core';
 import { isPlainObject, jsonCopy } from '../json-schema';
 
 export type ParsedArguments = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly problem: string };
@@ -21,6 +22,8 @@ export function parseArguments(raw: unknown): ParsedArguments {
     }
   }
   if (!isPlainObject(value)) return { ok: false, problem: `the arguments must be a JSON object, got ${describe(value)}` };
+  // Checked before anything recursive (the copy, schema validation) meets them.
+  if (nestsDeeperThan(value, MAX_ARGUMENT_DEPTH)) return { ok: false, problem: `the arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels of objects and arrays` };
   const copy = jsonCopy(value);
   if (!copy) return { ok: false, problem: 'the arguments must be plain JSON' };
   return { ok: true, value: copy };

@@ -133,6 +133,20 @@ describe('execution engine: the ordered checks (T3)', () => {
     expect(execute).not.toHaveBeenCalled();
   });
 
+  it('arguments nested deeper than 64 levels (deep enough to overflow a recursive walk) are a validation_error, as text or as an object', async () => {
+    const { engine, registry } = setup();
+    const execute = jest.fn(async () => toolSuccess('ran'));
+    registry.replace(fakeTool('exec', { execute }), builtIn);
+    const text = `{"command":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    for (const deep of [text, JSON.parse(text) as unknown]) {
+      const out = await engine.execute(call('exec', deep), everything(registry));
+      expect(out.result).toMatchObject({ status: 'error', errorType: 'validation_error', message: expect.stringContaining('the arguments nest deeper than 64 levels') });
+    }
+    const shallow = JSON.parse(`{"command":"ls","x":${'['.repeat(63)}${']'.repeat(63)}}`) as unknown;
+    expect((await engine.execute(call('exec', shallow), everything(registry))).result.status).toBe('success');
+    expect(execute).toHaveBeenCalledTimes(1);
+  });
+
   it('takes arguments as a JSON string or an object; no arguments or a blank string are {} and the schema decides', async () => {
     const { engine, registry } = setup();
     const asString = await engine.execute(call('read_file', '{"path":"a.txt"}'), everything(registry));

@@ -74,7 +74,7 @@ export const anthropicWire: FakeWire = {
       const id = call.callId ?? `toolu_fake_${context.requestNumber}_${callIndex}`;
       content.push(frame('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: call.name, input: {} } }));
       // The real API opens every tool_use with an empty partial_json.
-      for (const piece of ['', ...jsonPieces(call.arguments)]) {
+      for (const piece of ['', ...jsonPieces(call.arguments, call.argumentsText)]) {
         content.push(frame('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }));
       }
       content.push(frame('content_block_stop', { type: 'content_block_stop', index }));

@@ -6,6 +6,8 @@ export interface FakeToolCall {
   readonly arguments: object;
   /** The call id to send (OpenAI, Anthropic; '' sends an empty one); a unique one per call otherwise. */
   readonly callId?: string;
+  /** OpenAI, Anthropic: the arguments' JSON text to stream as is, instead of `arguments` (what no object serializes to: broken or very deep JSON). */
+  readonly argumentsText?: string;
 }
 
 export interface FakeUsage {
@@ -92,9 +94,9 @@ export function textPieces(text: string | readonly string[] | undefined): string
   return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
-/** Cuts JSON text into three pieces so clients must accumulate tool arguments. */
-export function jsonPieces(value: object): string[] {
-  const json = JSON.stringify(value);
+/** Cuts JSON text (`text`, else `value` serialized) into three pieces so clients must accumulate tool arguments. */
+export function jsonPieces(value: object, text?: string): string[] {
+  const json = text ?? JSON.stringify(value);
   if (json.length < 3) return [json];
   const third = Math.ceil(json.length / 3);
   return [json.slice(0, third), json.slice(third, 2 * third), json.slice(2 * third)].filter((piece) => piece !== '');

@@ -44,7 +44,7 @@ export const openAiWire: FakeWire = {
     (reply.toolCalls ?? []).forEach((call, index) => {
       const id = call.callId ?? `call_fake_${context.requestNumber}_${index}`;
       content.push(chunk({ delta: { tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] } }));
-      for (const piece of jsonPieces(call.arguments)) content.push(chunk({ delta: { tool_calls: [{ index, function: { arguments: piece } }] } }));
+      for (const piece of jsonPieces(call.arguments, call.argumentsText)) content.push(chunk({ delta: { tool_calls: [{ index, function: { arguments: piece } }] } }));
     });
     const usage = reply.usage ?? DEFAULT_FAKE_USAGE;
     const finish = [chunk({ delta: {}, finish_reason: reply.toolCalls?.length ? 'tool_calls' : 'stop' })];
