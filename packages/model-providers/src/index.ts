@@ -13,7 +13,6 @@ export type {
 export { createModelProvider, type ModelProviderConfig } from './create-model-provider';
 export { ProviderError, isProviderError, RETRYABLE_PROVIDER_CODES, PROVIDER_LABELS, redactSecret, type ProviderErrorCode } from './shared/provider-error';
 export type { ProviderTransportOptions } from './shared/provider-transport';
-export { THINKING_BUDGET_TOKENS } from './shared/thinking-budget';
 export { parseRetryAfterMs, errorFromHttpStatus } from './shared/http-failure';
 export { OpenAiCompatibleProvider, OPENAI_DEFAULT_BASE_URL, toOpenAiMessages, type OpenAiCompatibleProviderOptions } from './openai-compatible/openai-compatible-provider';
 export {

@@ -220,198 +220,189 @@ describe('S2 Anthropic provider against a loopback fake Anthropic server', () =>
     expect(error.code).toBe('provider_cancelled');
     expect(fake.requests).toHaveLength(1);
   });
-});
 
-describe('S6 reasoning: the Anthropic request asks for thinking when the model is set to reason', () => {
-  let fake: FakeModelServer;
-  let provider: AnthropicProvider;
+  describe('S6 reasoning: the Anthropic request asks for thinking when the model is set to reason', () => {
+    const sentBody = (n = 0): Record<string, unknown> => fake.requests[n]?.body as Record<string, unknown>;
 
-  beforeEach(async () => {
-    fake = await startFakeModelServer('anthropic', { apiKey: KEY });
-    provider = new AnthropicProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST });
-  });
-  afterEach(() => fake.close());
+    /** A reply that called a tool, as the agent loop hands it back, with the tool's result after it. */
+    const toolRound = (providerMetadata?: ProviderMetadata): ChatMessage[] => [
+      { role: 'user', text: 'Read a' },
+      { role: 'assistant', text: '', toolCalls: [{ callId: 'toolu_1', toolName: 'read_file', arguments: { path: 'a' } }], ...(providerMetadata ? { providerMetadata } : {}) },
+      { role: 'tool', callId: 'toolu_1', toolName: 'read_file', content: 'A text', isError: false },
+    ];
 
-  const sentBody = (n = 0): Record<string, unknown> => fake.requests[n]?.body as Record<string, unknown>;
-
-  /** A reply that called a tool, as the agent loop hands it back, with the tool's result after it. */
-  const toolRound = (providerMetadata?: ProviderMetadata): ChatMessage[] => [
-    { role: 'user', text: 'Read a' },
-    { role: 'assistant', text: '', toolCalls: [{ callId: 'toolu_1', toolName: 'read_file', arguments: { path: 'a' } }], ...(providerMetadata ? { providerMetadata } : {}) },
-    { role: 'tool', callId: 'toolu_1', toolName: 'read_file', content: 'A text', isError: false },
-  ];
-
-  it.each([
-    ['low', 1024],
-    ['medium', 4096],
-    ['high', 16384],
-  ] as const)('S6 reasoning %s sends thinking {type: enabled, budget_tokens: %d} and raises max_tokens by the budget', async (effort, budget) => {
-    fake.enqueue(fakeReply.text('ok'));
-    await provider.complete(request(HELLO, { reasoning: effort }));
-    expect(sentBody().thinking).toEqual({ type: 'enabled', budget_tokens: budget });
-    // The answer keeps the default 4 096 tokens of room beside the thinking.
-    expect(sentBody().max_tokens).toBe(budget + 4096);
-  });
-
-  it.each(['low', 'medium', 'high'] as const)(
-    'S6 reasoning %s on a Claude 4.6 or later model sends adaptive thinking with output_config.effort (no budget_tokens, which those models refuse)',
-    async (effort) => {
+    it.each([
+      ['low', 1024],
+      ['medium', 4096],
+      ['high', 16384],
+    ] as const)('S6 reasoning %s sends thinking {type: enabled, budget_tokens: %d} and raises max_tokens by the budget', async (effort, budget) => {
       fake.enqueue(fakeReply.text('ok'));
-      await provider.complete({ ...request(HELLO, { reasoning: effort }), model: 'claude-opus-4-7' });
-      expect(sentBody().thinking).toEqual({ type: 'adaptive' });
-      expect(sentBody().output_config).toEqual({ effort });
-      expect(sentBody().max_tokens).toBe(THINKING_BUDGET_TOKENS[effort] + 4096);
-    },
-  );
+      await provider.complete(request(HELLO, { reasoning: effort }));
+      expect(sentBody().thinking).toEqual({ type: 'enabled', budget_tokens: budget });
+      // The answer keeps the default 4 096 tokens of room beside the thinking.
+      expect(sentBody().max_tokens).toBe(budget + 4096);
+    });
 
-  it('S6 reasoning: an adaptive model whose last assistant message calls tools without thinking gets neither thinking nor output_config', async () => {
-    fake.enqueue(fakeReply.text('ok'));
-    await provider.complete({ ...request(toolRound(), { reasoning: 'high' }), model: 'claude-sonnet-4-6' });
-    expect(sentBody()).not.toHaveProperty('thinking');
-    expect(sentBody()).not.toHaveProperty('output_config');
-    expect(sentBody().max_tokens).toBe(4096);
-  });
-
-  it('S6 reasoning: max_tokens is the budget plus maxOutputTokens, or plus the provider default when the request sets none', async () => {
-    fake.enqueue(fakeReply.text('ok'), fakeReply.text('ok'));
-    await provider.complete(request(HELLO, { reasoning: 'medium', maxOutputTokens: 500 }));
-    expect(sentBody(0)).toMatchObject({ max_tokens: 4096 + 500, thinking: { type: 'enabled', budget_tokens: 4096 } });
-    const withDefault = new AnthropicProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST, defaultMaxTokens: 2000 });
-    await withDefault.complete(request(HELLO, { reasoning: 'low' }));
-    expect(sentBody(1)).toMatchObject({ max_tokens: 1024 + 2000, thinking: { type: 'enabled', budget_tokens: 1024 } });
-  });
-
-  it('S6 reasoning absent: no thinking field and the body is byte for byte what it was before the setting existed', async () => {
-    fake.enqueue(fakeReply.text('ok'));
-    const plain = request(HELLO, { maxOutputTokens: 300 });
-    const json = provider.bodyJson(plain);
-    expect(json).toBe(
-      '{"model":"claude-sonnet-4-5","max_tokens":300,"system":"You are terse.","messages":[{"role":"user","content":[{"type":"text","text":"Hello"}]}],' +
-        `"tools":${JSON.stringify(TOOLS.tools)},"stream":true}`,
+    it.each(['low', 'medium', 'high'] as const)(
+      'S6 reasoning %s on a Claude 4.6 or later model sends adaptive thinking with output_config.effort (no budget_tokens, which those models refuse)',
+      async (effort) => {
+        fake.enqueue(fakeReply.text('ok'));
+        await provider.complete({ ...request(HELLO, { reasoning: effort }), model: 'claude-opus-4-7' });
+        expect(sentBody().thinking).toEqual({ type: 'adaptive' });
+        expect(sentBody().output_config).toEqual({ effort });
+        expect(sentBody().max_tokens).toBe(THINKING_BUDGET_TOKENS[effort] + 4096);
+      },
     );
-    await provider.complete(plain);
-    expect(sentBody()).not.toHaveProperty('thinking');
-    expect(sentBody()).toEqual(JSON.parse(json));
-  });
 
-  it('S6 reasoning: the body sent with thinking is exactly buildBody (the kept-JSON path adds the same fields)', async () => {
-    fake.enqueue(fakeReply.text('one'), fakeReply.text('two'));
-    const first = request(HELLO, { reasoning: 'high' });
-    await provider.complete(first);
-    const later = request([...HELLO, { role: 'assistant', text: 'one', toolCalls: [] }, { role: 'user', text: 'More' }], { reasoning: 'high' });
-    await provider.complete(later);
-    expect(sentBody(0)).toEqual(provider.buildBody(first));
-    expect(sentBody(1)).toEqual(provider.buildBody(later));
-    expect(sentBody(1).thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
-  });
+    it('S6 reasoning: an adaptive model whose last assistant message calls tools without thinking gets neither thinking nor output_config', async () => {
+      fake.enqueue(fakeReply.text('ok'));
+      await provider.complete({ ...request(toolRound(), { reasoning: 'high' }), model: 'claude-sonnet-4-6' });
+      expect(sentBody()).not.toHaveProperty('thinking');
+      expect(sentBody()).not.toHaveProperty('output_config');
+      expect(sentBody().max_tokens).toBe(4096);
+    });
 
-  it('S6 reasoning: a final assistant message that calls tools without thinking blocks gets no thinking and the normal max_tokens', async () => {
-    fake.enqueue(fakeReply.text('ok'), fakeReply.text('ok'));
-    // The setting switched on in the middle of a turn: the tool-calling reply was made without thinking.
-    await provider.complete(request(toolRound(), { reasoning: 'high' }));
-    expect(sentBody(0)).not.toHaveProperty('thinking');
-    expect(sentBody(0).max_tokens).toBe(4096);
-    // The reply came from another provider: its state is not Anthropic's, so no thinking block goes either.
-    await provider.complete(request(toolRound({ provider: 'gemini', data: { callSignatures: { toolu_1: 'sig' } } }), { reasoning: 'high' }));
-    expect(sentBody(1)).not.toHaveProperty('thinking');
-    expect(sentBody(1).max_tokens).toBe(4096);
-  });
+    it('S6 reasoning: max_tokens is the budget plus maxOutputTokens, or plus the provider default when the request sets none', async () => {
+      fake.enqueue(fakeReply.text('ok'), fakeReply.text('ok'));
+      await provider.complete(request(HELLO, { reasoning: 'medium', maxOutputTokens: 500 }));
+      expect(sentBody(0)).toMatchObject({ max_tokens: 4096 + 500, thinking: { type: 'enabled', budget_tokens: 4096 } });
+      const withDefault = new AnthropicProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST, defaultMaxTokens: 2000 });
+      await withDefault.complete(request(HELLO, { reasoning: 'low' }));
+      expect(sentBody(1)).toMatchObject({ max_tokens: 1024 + 2000, thinking: { type: 'enabled', budget_tokens: 1024 } });
+    });
 
-  it('S6 reasoning: with the signed thinking blocks echoed on the tool-calling message, the tool loop keeps thinking', async () => {
-    fake.enqueue(fakeReply.text('ok'));
-    await provider.complete(
-      request(toolRound({ provider: 'anthropic', data: { blocks: [{ type: 'redacted_thinking', data: 'opaque-blob' }] } }), { reasoning: 'low', maxOutputTokens: 100 }),
-    );
-    expect(sentBody()).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 1124 });
-    const messages = sentBody().messages as { role: string; content: { type: string }[] }[];
-    expect(messages[1]?.content[0]).toEqual({ type: 'redacted_thinking', data: 'opaque-blob' });
-  });
+    it('S6 reasoning absent: no thinking field and the body is byte for byte what it was before the setting existed', async () => {
+      fake.enqueue(fakeReply.text('ok'));
+      const plain = request(HELLO, { maxOutputTokens: 300 });
+      const json = provider.bodyJson(plain);
+      expect(json).toBe(
+        '{"model":"claude-sonnet-4-5","max_tokens":300,"system":"You are terse.","messages":[{"role":"user","content":[{"type":"text","text":"Hello"}]}],' +
+          `"tools":${JSON.stringify(TOOLS.tools)},"stream":true}`,
+      );
+      await provider.complete(plain);
+      expect(sentBody()).not.toHaveProperty('thinking');
+      expect(sentBody()).toEqual(JSON.parse(json));
+    });
 
-  it('S6 reasoning: a turn whose first reply thought keeps thinking through a longer tool loop, though later replies carry no thinking', async () => {
-    const signed: ProviderMetadata = { provider: 'anthropic', data: { blocks: [{ type: 'thinking', thinking: 'Read a, then b.', signature: 'sig-1' }] } };
-    const loop: ChatMessage[] = [
-      ...toolRound(signed),
-      { role: 'assistant', text: '', toolCalls: [{ callId: 'toolu_2', toolName: 'read_file', arguments: { path: 'b' } }] },
-      { role: 'tool', callId: 'toolu_2', toolName: 'read_file', content: 'B text', isError: false },
-    ];
-    fake.enqueue(fakeReply.text('ok'));
-    await provider.complete(request(loop, { reasoning: 'medium' }));
-    expect(sentBody().thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
-  });
+    it('S6 reasoning: the body sent with thinking is exactly buildBody (the kept-JSON path adds the same fields)', async () => {
+      fake.enqueue(fakeReply.text('one'), fakeReply.text('two'));
+      const first = request(HELLO, { reasoning: 'high' });
+      await provider.complete(first);
+      const later = request([...HELLO, { role: 'assistant', text: 'one', toolCalls: [] }, { role: 'user', text: 'More' }], { reasoning: 'high' });
+      await provider.complete(later);
+      expect(sentBody(0)).toEqual(provider.buildBody(first));
+      expect(sentBody(1)).toEqual(provider.buildBody(later));
+      expect(sentBody(1).thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
+    });
 
-  it('S6 reasoning: a turn whose first reply did not think stays without thinking, even when a later reply of the loop did', async () => {
-    const signed: ProviderMetadata = { provider: 'anthropic', data: { blocks: [{ type: 'thinking', thinking: 'Now b.', signature: 'sig-2' }] } };
-    const loop: ChatMessage[] = [
-      ...toolRound(),
-      { role: 'assistant', text: '', toolCalls: [{ callId: 'toolu_2', toolName: 'read_file', arguments: { path: 'b' } }], providerMetadata: signed },
-      { role: 'tool', callId: 'toolu_2', toolName: 'read_file', content: 'B text', isError: false },
-    ];
-    fake.enqueue(fakeReply.text('ok'));
-    await provider.complete(request(loop, { reasoning: 'medium' }));
-    expect(sentBody()).not.toHaveProperty('thinking');
-    expect(sentBody().max_tokens).toBe(4096);
-  });
+    it('S6 reasoning: a final assistant message that calls tools without thinking blocks gets no thinking and the normal max_tokens', async () => {
+      fake.enqueue(fakeReply.text('ok'), fakeReply.text('ok'));
+      // The setting switched on in the middle of a turn: the tool-calling reply was made without thinking.
+      await provider.complete(request(toolRound(), { reasoning: 'high' }));
+      expect(sentBody(0)).not.toHaveProperty('thinking');
+      expect(sentBody(0).max_tokens).toBe(4096);
+      // The reply came from another provider: its state is not Anthropic's, so no thinking block goes either.
+      await provider.complete(request(toolRound({ provider: 'gemini', data: { callSignatures: { toolu_1: 'sig' } } }), { reasoning: 'high' }));
+      expect(sentBody(1)).not.toHaveProperty('thinking');
+      expect(sentBody(1).max_tokens).toBe(4096);
+    });
 
-  it('S6 reasoning: an earlier tool call without thinking does not matter once the last assistant message answered in text', async () => {
-    fake.enqueue(fakeReply.text('ok'));
-    await provider.complete(request([...toolRound(), { role: 'assistant', text: 'A says hi.', toolCalls: [] }, { role: 'user', text: 'Thanks' }], { reasoning: 'medium' }));
-    expect(sentBody().thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
-  });
+    it('S6 reasoning: with the signed thinking blocks echoed on the tool-calling message, the tool loop keeps thinking', async () => {
+      fake.enqueue(fakeReply.text('ok'));
+      await provider.complete(
+        request(toolRound({ provider: 'anthropic', data: { blocks: [{ type: 'redacted_thinking', data: 'opaque-blob' }] } }), { reasoning: 'low', maxOutputTokens: 100 }),
+      );
+      expect(sentBody()).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 1124 });
+      const messages = sentBody().messages as { role: string; content: { type: string }[] }[];
+      expect(messages[1]?.content[0]).toEqual({ type: 'redacted_thinking', data: 'opaque-blob' });
+    });
 
-  it('S6 reasoning: consecutive assistant messages merge into one; the first of them decides whether it starts with thinking', async () => {
-    fake.enqueue(fakeReply.text('ok'), fakeReply.text('ok'));
-    const thinking = { provider: 'anthropic' as const, data: { blocks: [{ type: 'thinking', thinking: 'Plan.', signature: 'sig-1' }] } };
-    const call = { callId: 'toolu_9', toolName: 'read_file', arguments: { path: 'b' } };
-    // Thinking first, the tool call in a later message of the same merged one: it starts with thinking.
-    await provider.complete(
-      request(
-        [
-          { role: 'user', text: 'Go' },
-          { role: 'assistant', text: 'Looking.', toolCalls: [], providerMetadata: thinking },
-          { role: 'assistant', text: '', toolCalls: [call] },
-        ],
-        {
-          reasoning: 'low',
-        },
-      ),
-    );
-    expect(sentBody(0)).toHaveProperty('thinking');
-    // Text first, thinking only on the later message: the merged message starts with text.
-    await provider.complete(
-      request(
-        [
-          { role: 'user', text: 'Go' },
-          { role: 'assistant', text: 'Looking.', toolCalls: [] },
-          { role: 'assistant', text: '', toolCalls: [call], providerMetadata: thinking },
-        ],
-        {
-          reasoning: 'low',
-        },
-      ),
-    );
-    expect(sentBody(1)).not.toHaveProperty('thinking');
-  });
+    it('S6 reasoning: a turn whose first reply thought keeps thinking through a longer tool loop, though later replies carry no thinking', async () => {
+      const signed: ProviderMetadata = { provider: 'anthropic', data: { blocks: [{ type: 'thinking', thinking: 'Read a, then b.', signature: 'sig-1' }] } };
+      const loop: ChatMessage[] = [
+        ...toolRound(signed),
+        { role: 'assistant', text: '', toolCalls: [{ callId: 'toolu_2', toolName: 'read_file', arguments: { path: 'b' } }] },
+        { role: 'tool', callId: 'toolu_2', toolName: 'read_file', content: 'B text', isError: false },
+      ];
+      fake.enqueue(fakeReply.text('ok'));
+      await provider.complete(request(loop, { reasoning: 'medium' }));
+      expect(sentBody().thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    });
 
-  it('S6 reasoning: a thinking reply that calls a tool comes back as reasoning, and its blocks let the next request of the loop think', async () => {
-    fake.enqueue({ thinking: ['Need ', 'file a.'], toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }] }, fakeReply.text('A says hi.'));
-    const reasoning: string[] = [];
-    const first = await provider.complete(request(HELLO, { reasoning: 'high' }), { onReasoningDelta: (t) => reasoning.push(t) });
-    expect(reasoning).toEqual(['Need ', 'file a.']);
-    expect(first.reasoning).toBe('Need file a.');
-    const [call] = first.toolCalls;
-    if (!call || !first.providerMetadata) throw new Error('expected a tool call with thinking blocks');
-    await provider.complete(
-      request(
-        [
-          ...HELLO,
-          { role: 'assistant', text: first.text, toolCalls: first.toolCalls, providerMetadata: first.providerMetadata },
-          { role: 'tool', callId: call.callId, toolName: call.toolName, content: 'hi', isError: false },
-        ],
-        { reasoning: 'high' },
-      ),
-    );
-    expect(sentBody(1).thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
-    const messages = sentBody(1).messages as { role: string; content: unknown[] }[];
-    expect(messages[1]?.content[0]).toEqual({ type: 'thinking', thinking: 'Need file a.', signature: 'fake-thinking-signature-1' });
+    it('S6 reasoning: a turn whose first reply did not think stays without thinking, even when a later reply of the loop did', async () => {
+      const signed: ProviderMetadata = { provider: 'anthropic', data: { blocks: [{ type: 'thinking', thinking: 'Now b.', signature: 'sig-2' }] } };
+      const loop: ChatMessage[] = [
+        ...toolRound(),
+        { role: 'assistant', text: '', toolCalls: [{ callId: 'toolu_2', toolName: 'read_file', arguments: { path: 'b' } }], providerMetadata: signed },
+        { role: 'tool', callId: 'toolu_2', toolName: 'read_file', content: 'B text', isError: false },
+      ];
+      fake.enqueue(fakeReply.text('ok'));
+      await provider.complete(request(loop, { reasoning: 'medium' }));
+      expect(sentBody()).not.toHaveProperty('thinking');
+      expect(sentBody().max_tokens).toBe(4096);
+    });
+
+    it('S6 reasoning: an earlier tool call without thinking does not matter once the last assistant message answered in text', async () => {
+      fake.enqueue(fakeReply.text('ok'));
+      await provider.complete(request([...toolRound(), { role: 'assistant', text: 'A says hi.', toolCalls: [] }, { role: 'user', text: 'Thanks' }], { reasoning: 'medium' }));
+      expect(sentBody().thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    });
+
+    it('S6 reasoning: consecutive assistant messages merge into one; the first of them decides whether it starts with thinking', async () => {
+      fake.enqueue(fakeReply.text('ok'), fakeReply.text('ok'));
+      const thinking = { provider: 'anthropic' as const, data: { blocks: [{ type: 'thinking', thinking: 'Plan.', signature: 'sig-1' }] } };
+      const call = { callId: 'toolu_9', toolName: 'read_file', arguments: { path: 'b' } };
+      // Thinking first, the tool call in a later message of the same merged one: it starts with thinking.
+      await provider.complete(
+        request(
+          [
+            { role: 'user', text: 'Go' },
+            { role: 'assistant', text: 'Looking.', toolCalls: [], providerMetadata: thinking },
+            { role: 'assistant', text: '', toolCalls: [call] },
+          ],
+          {
+            reasoning: 'low',
+          },
+        ),
+      );
+      expect(sentBody(0)).toHaveProperty('thinking');
+      // Text first, thinking only on the later message: the merged message starts with text.
+      await provider.complete(
+        request(
+          [
+            { role: 'user', text: 'Go' },
+            { role: 'assistant', text: 'Looking.', toolCalls: [] },
+            { role: 'assistant', text: '', toolCalls: [call], providerMetadata: thinking },
+          ],
+          {
+            reasoning: 'low',
+          },
+        ),
+      );
+      expect(sentBody(1)).not.toHaveProperty('thinking');
+    });
+
+    it('S6 reasoning: a thinking reply that calls a tool comes back as reasoning, and its blocks let the next request of the loop think', async () => {
+      fake.enqueue({ thinking: ['Need ', 'file a.'], toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }] }, fakeReply.text('A says hi.'));
+      const reasoning: string[] = [];
+      const first = await provider.complete(request(HELLO, { reasoning: 'high' }), { onReasoningDelta: (t) => reasoning.push(t) });
+      expect(reasoning).toEqual(['Need ', 'file a.']);
+      expect(first.reasoning).toBe('Need file a.');
+      const [call] = first.toolCalls;
+      if (!call || !first.providerMetadata) throw new Error('expected a tool call with thinking blocks');
+      await provider.complete(
+        request(
+          [
+            ...HELLO,
+            { role: 'assistant', text: first.text, toolCalls: first.toolCalls, providerMetadata: first.providerMetadata },
+            { role: 'tool', callId: call.callId, toolName: call.toolName, content: 'hi', isError: false },
+          ],
+          { reasoning: 'high' },
+        ),
+      );
+      expect(sentBody(1).thinking).toEqual({ type: 'enabled', budget_tokens: 16384 });
+      const messages = sentBody(1).messages as { role: string; content: unknown[] }[];
+      expect(messages[1]?.content[0]).toEqual({ type: 'thinking', thinking: 'Need file a.', signature: 'fake-thinking-signature-1' });
+    });
   });
 });

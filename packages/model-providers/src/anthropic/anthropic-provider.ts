@@ -80,17 +80,14 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   private bodyAround(request: ModelRequest, messages: unknown, tools: unknown = requestTools('anthropic', request.tools)): Record<string, unknown> {
-    const answerTokens = request.maxOutputTokens ?? this.options.defaultMaxTokens ?? 4096;
-    const budget = thinkingBudget(request);
-    const adaptive = budget !== undefined && anthropicThinkingMode(request.model) === 'adaptive';
+    const thinking = thinkingOf(request);
     return {
       model: request.model,
       // Thinking tokens count against max_tokens, which must exceed the budget: the budget is
       // added so the answer keeps the room it had without thinking (adaptive thinking too).
-      max_tokens: budget === undefined ? answerTokens : budget + answerTokens,
+      max_tokens: (request.maxOutputTokens ?? this.options.defaultMaxTokens ?? 4096) + (thinking?.budget ?? 0),
       // The body sends no temperature, top_p, top_k or forced tool_choice, which thinking forbids.
-      ...(budget === undefined ? {} : adaptive ? { thinking: { type: 'adaptive' } } : { thinking: { type: 'enabled', budget_tokens: budget } }),
-      ...(adaptive && request.reasoning !== undefined ? { output_config: { effort: request.reasoning } } : {}),
+      ...thinking?.fields,
       ...(request.system !== '' ? { system: request.system } : {}),
       messages,
       ...(tools ? { tools } : {}),
@@ -99,8 +96,12 @@ export class AnthropicProvider implements ModelProvider {
   }
 }
 
-/** The thinking budget to ask for, if any (the model's reasoning setting; shared/thinking-budget.ts). */
-function thinkingBudget(request: ModelRequest): number | undefined {
+/**
+ * What the request asks of thinking, if anything (the model's reasoning setting): its token
+ * budget (shared/thinking-budget.ts) and the body fields, in the form the model takes
+ * (anthropic-thinking-mode.ts).
+ */
+function thinkingOf(request: ModelRequest): { readonly budget: number; readonly fields: Record<string, unknown> } | undefined {
   if (request.reasoning === undefined) return undefined;
   // An assistant turn (a reply, its tool results and the replies after them, up to the next user
   // input) runs in one thinking mode: with thinking on, the API refuses (400) a request whose
@@ -110,7 +111,10 @@ function thinkingBudget(request: ModelRequest): number | undefined {
   // thinking (the setting switched on in the middle of it, a reply from another provider, blocks
   // dropped because they held a secret) has none: the rest of that turn goes without thinking.
   if (turnCallsToolsWithoutThinking(request.messages)) return undefined;
-  return THINKING_BUDGET_TOKENS[request.reasoning];
+  const budget = THINKING_BUDGET_TOKENS[request.reasoning];
+  return anthropicThinkingMode(request.model) === 'adaptive'
+    ? { budget, fields: { thinking: { type: 'adaptive' }, output_config: { effort: request.reasoning } } }
+    : { budget, fields: { thinking: { type: 'enabled', budget_tokens: budget } } };
 }
 
 /**

@@ -202,59 +202,50 @@ describe('S2 Gemini provider against a loopback fake Gemini server', () => {
     expect(error.code).toBe('provider_cancelled');
     expect(fake.requests).toHaveLength(1);
   });
-});
 
-describe('S6 reasoning: the Gemini request asks for thinking when the model is set to reason', () => {
-  let fake: FakeModelServer;
-  let provider: GeminiProvider;
+  describe('S6 reasoning: the Gemini request asks for thinking when the model is set to reason', () => {
+    const sentBody = (n = 0): Record<string, unknown> => fake.requests[n]?.body as Record<string, unknown>;
 
-  beforeEach(async () => {
-    fake = await startFakeModelServer('gemini', { apiKey: KEY });
-    provider = new GeminiProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST });
-  });
-  afterEach(() => fake.close());
+    it.each([
+      ['low', 1024],
+      ['medium', 4096],
+      ['high', 16384],
+    ] as const)('S6 reasoning %s sends generationConfig.thinkingConfig {includeThoughts: true, thinkingBudget: %d}', async (effort, budget) => {
+      fake.enqueue(fakeReply.text('ok'));
+      await provider.complete(request(HELLO, { reasoning: effort }));
+      expect(sentBody().generationConfig).toEqual({ thinkingConfig: { includeThoughts: true, thinkingBudget: budget } });
+    });
 
-  const sentBody = (n = 0): Record<string, unknown> => fake.requests[n]?.body as Record<string, unknown>;
+    it('S6 reasoning: thinkingConfig joins the maxOutputTokens already sent in generationConfig', async () => {
+      fake.enqueue(fakeReply.text('ok'));
+      const req = request(HELLO, { reasoning: 'medium', maxOutputTokens: 512 });
+      await provider.complete(req);
+      expect(sentBody().generationConfig).toEqual({ maxOutputTokens: 512, thinkingConfig: { includeThoughts: true, thinkingBudget: 4096 } });
+      expect(sentBody()).toEqual(provider.buildBody(req));
+    });
 
-  it.each([
-    ['low', 1024],
-    ['medium', 4096],
-    ['high', 16384],
-  ] as const)('S6 reasoning %s sends generationConfig.thinkingConfig {includeThoughts: true, thinkingBudget: %d}', async (effort, budget) => {
-    fake.enqueue(fakeReply.text('ok'));
-    await provider.complete(request(HELLO, { reasoning: effort }));
-    expect(sentBody().generationConfig).toEqual({ thinkingConfig: { includeThoughts: true, thinkingBudget: budget } });
-  });
+    it('S6 reasoning absent: no thinkingConfig, and the body is byte for byte what it was before the setting existed', async () => {
+      fake.enqueue(fakeReply.text('ok'), fakeReply.text('ok'));
+      const head = '{"systemInstruction":{"parts":[{"text":"You are terse."}]},"contents":[{"role":"user","parts":[{"text":"Hello"}]}],' + `"tools":${JSON.stringify(TOOLS.tools)}`;
+      const bare = request(HELLO);
+      expect(provider.bodyJson(bare)).toBe(`${head}}`);
+      await provider.complete(bare);
+      expect(sentBody(0)).not.toHaveProperty('generationConfig');
+      const capped = request(HELLO, { maxOutputTokens: 256 });
+      expect(provider.bodyJson(capped)).toBe(`${head},"generationConfig":{"maxOutputTokens":256}}`);
+      await provider.complete(capped);
+      expect(sentBody(1).generationConfig).toEqual({ maxOutputTokens: 256 });
+    });
 
-  it('S6 reasoning: thinkingConfig joins the maxOutputTokens already sent in generationConfig', async () => {
-    fake.enqueue(fakeReply.text('ok'));
-    const req = request(HELLO, { reasoning: 'medium', maxOutputTokens: 512 });
-    await provider.complete(req);
-    expect(sentBody().generationConfig).toEqual({ maxOutputTokens: 512, thinkingConfig: { includeThoughts: true, thinkingBudget: 4096 } });
-    expect(sentBody()).toEqual(provider.buildBody(req));
-  });
-
-  it('S6 reasoning absent: no thinkingConfig, and the body is byte for byte what it was before the setting existed', async () => {
-    fake.enqueue(fakeReply.text('ok'), fakeReply.text('ok'));
-    const head = '{"systemInstruction":{"parts":[{"text":"You are terse."}]},"contents":[{"role":"user","parts":[{"text":"Hello"}]}],' + `"tools":${JSON.stringify(TOOLS.tools)}`;
-    const bare = request(HELLO);
-    expect(provider.bodyJson(bare)).toBe(`${head}}`);
-    await provider.complete(bare);
-    expect(sentBody(0)).not.toHaveProperty('generationConfig');
-    const capped = request(HELLO, { maxOutputTokens: 256 });
-    expect(provider.bodyJson(capped)).toBe(`${head},"generationConfig":{"maxOutputTokens":256}}`);
-    await provider.complete(capped);
-    expect(sentBody(1).generationConfig).toEqual({ maxOutputTokens: 256 });
-  });
-
-  it('S6 reasoning: the thought summaries the request asked for come back as reasoning, never as answer text', async () => {
-    fake.enqueue({ thinking: ['Weighing ', 'it.'], text: 'Answer.' });
-    const reasoning: string[] = [];
-    const text: string[] = [];
-    const reply = await provider.complete(request(HELLO, { reasoning: 'low' }), { onReasoningDelta: (t) => reasoning.push(t), onTextDelta: (t) => text.push(t) });
-    expect(sentBody().generationConfig).toEqual({ thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 } });
-    expect(reasoning).toEqual(['Weighing ', 'it.']);
-    expect(text).toEqual(['Answer.']);
-    expect(reply).toMatchObject({ text: 'Answer.', reasoning: 'Weighing it.' });
+    it('S6 reasoning: the thought summaries the request asked for come back as reasoning, never as answer text', async () => {
+      fake.enqueue({ thinking: ['Weighing ', 'it.'], text: 'Answer.' });
+      const reasoning: string[] = [];
+      const text: string[] = [];
+      const reply = await provider.complete(request(HELLO, { reasoning: 'low' }), { onReasoningDelta: (t) => reasoning.push(t), onTextDelta: (t) => text.push(t) });
+      expect(sentBody().generationConfig).toEqual({ thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 } });
+      expect(reasoning).toEqual(['Weighing ', 'it.']);
+      expect(text).toEqual(['Answer.']);
+      expect(reply).toMatchObject({ text: 'Answer.', reasoning: 'Weighing it.' });
+    });
   });
 });

@@ -323,48 +323,39 @@ describe('S2 OpenAI-compatible provider against a loopback fake OpenAI server', 
     expect(error.code).toBe('provider_unavailable');
     expect(error.message).toContain('script ran out');
   });
-});
 
-describe('S6 reasoning: the OpenAI-compatible request asks for a reasoning effort when the model is set to reason', () => {
-  let fake: FakeModelServer;
-  let provider: OpenAiCompatibleProvider;
+  describe('S6 reasoning: the OpenAI-compatible request asks for a reasoning effort when the model is set to reason', () => {
+    const sentBody = (n = 0): Record<string, unknown> => fake.requests[n]?.body as Record<string, unknown>;
 
-  beforeEach(async () => {
-    fake = await startFakeModelServer('openai', { apiKey: KEY });
-    provider = new OpenAiCompatibleProvider({ apiKey: KEY, baseUrl: fake.url, ...FAST });
-  });
-  afterEach(() => fake.close());
+    it.each(['low', 'medium', 'high'] as const)('S6 reasoning %s sends reasoning_effort with that effort', async (effort) => {
+      fake.enqueue(fakeReply.text('ok'));
+      const req = request(HELLO, { reasoning: effort, maxOutputTokens: 64 });
+      await provider.complete(req);
+      expect(sentBody().reasoning_effort).toBe(effort);
+      // Only the field is added: the token cap stays what the request set.
+      expect(sentBody().max_tokens).toBe(64);
+      expect(sentBody()).toEqual(provider.buildBody(req));
+    });
 
-  const sentBody = (n = 0): Record<string, unknown> => fake.requests[n]?.body as Record<string, unknown>;
+    it('S6 reasoning absent: no reasoning_effort, and the body is byte for byte what it was before the setting existed', async () => {
+      fake.enqueue(fakeReply.text('ok'));
+      const plain = request(HELLO, { maxOutputTokens: 64 });
+      const json = provider.bodyJson(plain);
+      expect(json).toBe(
+        '{"model":"gpt-test","messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"Hello"}],' +
+          `"tools":${JSON.stringify(TOOLS.tools)},"max_tokens":64,"stream":true,"stream_options":{"include_usage":true}}`,
+      );
+      await provider.complete(plain);
+      expect(sentBody()).not.toHaveProperty('reasoning_effort');
+    });
 
-  it.each(['low', 'medium', 'high'] as const)('S6 reasoning %s sends reasoning_effort with that effort', async (effort) => {
-    fake.enqueue(fakeReply.text('ok'));
-    const req = request(HELLO, { reasoning: effort, maxOutputTokens: 64 });
-    await provider.complete(req);
-    expect(sentBody().reasoning_effort).toBe(effort);
-    // Only the field is added: the token cap stays what the request set.
-    expect(sentBody().max_tokens).toBe(64);
-    expect(sentBody()).toEqual(provider.buildBody(req));
-  });
-
-  it('S6 reasoning absent: no reasoning_effort, and the body is byte for byte what it was before the setting existed', async () => {
-    fake.enqueue(fakeReply.text('ok'));
-    const plain = request(HELLO, { maxOutputTokens: 64 });
-    const json = provider.bodyJson(plain);
-    expect(json).toBe(
-      '{"model":"gpt-test","messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"Hello"}],' +
-        `"tools":${JSON.stringify(TOOLS.tools)},"max_tokens":64,"stream":true,"stream_options":{"include_usage":true}}`,
-    );
-    await provider.complete(plain);
-    expect(sentBody()).not.toHaveProperty('reasoning_effort');
-  });
-
-  it('S6 reasoning: the reasoning a model streams when asked comes back as reasoning, apart from the answer', async () => {
-    fake.enqueue({ thinking: ['Short ', 'thought.'], text: 'Done.' });
-    const reasoning: string[] = [];
-    const reply = await provider.complete(request(HELLO, { reasoning: 'high' }), { onReasoningDelta: (t) => reasoning.push(t) });
-    expect(sentBody().reasoning_effort).toBe('high');
-    expect(reasoning).toEqual(['Short ', 'thought.']);
-    expect(reply).toMatchObject({ text: 'Done.', reasoning: 'Short thought.' });
+    it('S6 reasoning: the reasoning a model streams when asked comes back as reasoning, apart from the answer', async () => {
+      fake.enqueue({ thinking: ['Short ', 'thought.'], text: 'Done.' });
+      const reasoning: string[] = [];
+      const reply = await provider.complete(request(HELLO, { reasoning: 'high' }), { onReasoningDelta: (t) => reasoning.push(t) });
+      expect(sentBody().reasoning_effort).toBe('high');
+      expect(reasoning).toEqual(['Short ', 'thought.']);
+      expect(reply).toMatchObject({ text: 'Done.', reasoning: 'Short thought.' });
+    });
   });
 });

@@ -158,7 +158,7 @@ export class ProviderService {
     const state = await this.deps.repository.load();
     this.requireProvider(state, providerId);
     const outsideStream = providerId === ENVIRONMENT_PROVIDER_ID;
-    if (outsideStream && !this.modelViews(state, providerId).some((m) => m.modelId === modelId)) throw configErrors.modelNotFound(providerId, modelId);
+    if (outsideStream) this.requireOffered(state, providerId, modelId);
     const recorded = await this.deps.repository.record({ type: 'SetDefaultModel', providerId, modelId, outsideStream }, origin);
     return { changed: recorded.events.length > 0 };
   }
@@ -168,7 +168,7 @@ export class ProviderService {
     const state = await this.deps.repository.load();
     this.requireProvider(state, providerId);
     const outsideStream = providerId === ENVIRONMENT_PROVIDER_ID;
-    if (outsideStream && effort !== null && !this.modelViews(state, providerId).some((m) => m.modelId === modelId)) throw configErrors.modelNotFound(providerId, modelId);
+    if (outsideStream && effort !== null) this.requireOffered(state, providerId, modelId);
     const recorded = await this.deps.repository.record({ type: 'SetModelReasoning', providerId, modelId, effort, outsideStream }, origin);
     return { changed: recorded.events.length > 0 };
   }
@@ -246,6 +246,11 @@ export class ProviderService {
       definedBy: 'configuration',
       apiKey: !provider.apiKeySet ? 'not_set' : key?.eventId === provider.apiKeyEventId ? 'set' : 'set_elsewhere',
     };
+  }
+
+  /** The decider checks a configured provider's models itself; the environment provider's own model is known only here. */
+  private requireOffered(state: ConfigState, providerId: string, modelId: string): void {
+    if (!this.modelViews(state, providerId).some((m) => m.modelId === modelId)) throw configErrors.modelNotFound(providerId, modelId);
   }
 
   private requireProvider(state: ConfigState, providerId: string): void {

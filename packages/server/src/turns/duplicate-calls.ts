@@ -15,6 +15,8 @@ interface ReplyCall {
  * call's result instead (`withRepeats`), and the reply records which calls were repeats.
  */
 export function findDuplicateCalls(calls: readonly ReplyCall[]): DuplicateCall[] {
+  // Most replies make one call: no arguments to serialize on the turn's hot path.
+  if (calls.length < 2) return [];
   const first = new Map<string, string>();
   const duplicates: DuplicateCall[] = [];
   for (const call of calls) {
