@@ -103,7 +103,10 @@ async function freePort(): Promise<number> {
 /**
  * What the browser logs for requests to a server a test stopped or killed: refused, reset, sent on
  * a kept-alive socket the stop closed (SOCKET_NOT_CONNECTED), answered with nothing, or a stream
- * cut mid-way. Tests that stop the server expect these and fail on any other error.
+ * cut mid-way. Tests that stop the server expect these and fail on any other error. Only these
+ * console lines: a failed request the app handles logs nothing else, while one it lets reject
+ * shows as `pageerror: Cannot reach the server (Failed to fetch). …` (ApiError.network), a bug
+ * that no test may filter out.
  */
 export const SERVER_DOWN_LOAD_ERROR =
   /^console: Failed to load resource: net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|SOCKET_NOT_CONNECTED|EMPTY_RESPONSE|INCOMPLETE_CHUNKED_ENCODING)$/;
