@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { callServer, ServerProcessGroup, waitFor } from './testing/server-process';
+import { callServer, serverProcessEnv, ServerProcessGroup, waitFor } from './testing/server-process';
 
 // Real server processes (from the TypeScript source) sent real signals. No model is called.
 const TOKEN = 'signals-test-token-0123456789';
@@ -18,7 +18,7 @@ describe('signals sent to a server process', () => {
   }
 
   function start(nodeArgs: string[] = [], dataDir = temporaryDir('oneclaw-signals-')) {
-    return servers.start({ ONECLAW_DATA_DIR: dataDir, PORT: '0', ONECLAW_API_TOKEN: TOKEN, ONECLAW_LOG: 'warn' }, { nodeArgs });
+    return servers.start(serverProcessEnv({ dataDir, token: TOKEN }), { nodeArgs });
   }
 
   it('SIGUSR2 with --heapsnapshot-signal writes a heap snapshot and the server keeps serving (docs/memory.md)', async () => {

@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { type FakeMessageReply, openAiWire } from '@oneclaw/model-providers/testing';
+import { serverProcessEnv } from '../testing/server-process';
 
 export const INSTANT_TOOL = 'get_current_time';
 export const INSTANT_TEXT = 'done';
@@ -165,14 +166,11 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === 'instant
  */
 export function instantModelServerEnv(options: { dataDir: string; apiToken: string; modelUrl: string }): Record<string, string> {
   return {
-    ONECLAW_DATA_DIR: options.dataDir,
-    PORT: '0',
-    ONECLAW_API_TOKEN: options.apiToken,
+    ...serverProcessEnv({ dataDir: options.dataDir, token: options.apiToken }),
     ONECLAW_PROVIDER: 'openai',
     OPENAI_API_KEY: 'sk-bench-instant-model-key',
     OPENAI_BASE_URL: options.modelUrl,
     ONECLAW_PROVIDER_MAX_RETRIES: '0',
     ONECLAW_RATE_LIMIT_PER_MINUTE: '1000000',
-    ONECLAW_LOG: 'warn',
   };
 }

@@ -6,7 +6,7 @@ import { SESSION_PROJECTION, SESSION_PROJECTION_VERSION, sessionStreamId, type S
 import { KurrentDbEventStore } from '@oneclaw/event-store-kurrentdb';
 import { startFakeKurrentDb } from '@oneclaw/event-store-kurrentdb/testing';
 import { fakeReply, startFakeModelServer } from '@oneclaw/model-providers/testing';
-import { callServer, ServerProcessGroup, waitFor } from '../testing/server-process';
+import { callServer, serverProcessEnv, ServerProcessGroup, waitFor } from '../testing/server-process';
 
 // Real server processes (main.ts from source) on the loopback FAKE KurrentDB (it runs in this
 // test process, so it outlives the servers), with a FAKE Anthropic model. Each start compiles
@@ -28,12 +28,7 @@ describe('a server process on KurrentDB (a loopback FAKE KurrentDB, FAKE Anthrop
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-kurrentdb-e2e-'));
       servers.also(() => rmSync(dataDir, { recursive: true, force: true }));
       const server = servers.start({
-        ONECLAW_DATA_DIR: dataDir,
-        PORT: '0',
-        ONECLAW_API_TOKEN: TOKEN,
-        ANTHROPIC_API_KEY: KEY,
-        ANTHROPIC_BASE_URL: model.url,
-        ONECLAW_LOG: 'warn',
+        ...serverProcessEnv({ dataDir, token: TOKEN, anthropic: { key: KEY, url: model.url } }),
         ONECLAW_KURRENTDB_CONNECTION_STRING: kurrent.connectionString,
         ONECLAW_SNAPSHOT_EVERY: '4',
       });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { callServer, ServerProcessGroup, waitFor } from '../testing/server-process';
+import { callServer, serverProcessEnv, ServerProcessGroup, waitFor } from '../testing/server-process';
 
 // A real server process (from the TypeScript source) on SQLite, started with a preload that
 // writes the paths of every module loaded so far when the process gets SIGUSR2 (the server
@@ -29,7 +29,7 @@ process.on('SIGUSR2', () => {
 `,
     );
 
-    const server = servers.start({ ONECLAW_DATA_DIR: path.join(dir, 'data'), PORT: '0', ONECLAW_API_TOKEN: TOKEN, ONECLAW_LOG: 'warn' }, { nodeArgs: ['--require', preload] });
+    const server = servers.start(serverProcessEnv({ dataDir: path.join(dir, 'data'), token: TOKEN }), { nodeArgs: ['--require', preload] });
     const url = await server.url();
     expect((await callServer(url, TOKEN, 'POST', '/api/sessions', { sessionId: 's' })).sessionId).toBe('s');
     server.child.kill('SIGUSR2');

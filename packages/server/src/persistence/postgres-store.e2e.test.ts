@@ -6,7 +6,7 @@ import { SESSION_PROJECTION, SESSION_PROJECTION_VERSION, sessionStreamId, type R
 import { PostgresEventStore } from '@oneclaw/event-store-postgres';
 import { describeWithPostgres } from '@oneclaw/event-store-postgres/testing';
 import { fakeReply, startFakeModelServer, type FakeModelServer } from '@oneclaw/model-providers/testing';
-import { callServer, ServerProcessGroup } from '../testing/server-process';
+import { callServer, serverProcessEnv, ServerProcessGroup } from '../testing/server-process';
 
 // Real server processes (main.ts from source) on a real PostgreSQL (a throwaway cluster of this
 // file's own, Debian's binaries), with a FAKE Anthropic model. Each start compiles the server
@@ -26,18 +26,12 @@ describeWithPostgres('a server process on PostgreSQL (ONECLAW_POSTGRES_URL, FAKE
       // A data directory per process: with PostgreSQL it holds no events, so a new one proves it.
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-pg-e2e-'));
       servers.also(() => rmSync(dataDir, { recursive: true, force: true }));
-      const env = {
-        ONECLAW_DATA_DIR: dataDir,
-        PORT: '0',
-        ONECLAW_API_TOKEN: TOKEN,
-        ANTHROPIC_API_KEY: KEY,
-        ANTHROPIC_BASE_URL: fake.url,
-        ONECLAW_LOG: 'warn',
+      const server = servers.start({
+        ...serverProcessEnv({ dataDir, token: TOKEN, anthropic: { key: KEY, url: fake.url } }),
         ONECLAW_REPLICA_ID: replicaId,
         ONECLAW_POSTGRES_URL: databaseUrl,
         ...more,
-      };
-      const server = servers.start(env);
+      });
       return { server, dataDir, url: await server.url() };
     };
     const api = (url: string, method: string, route: string, body?: unknown) => callServer(url, TOKEN, method, route, body);

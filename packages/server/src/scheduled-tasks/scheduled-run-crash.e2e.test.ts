@@ -5,7 +5,7 @@ import path from 'node:path';
 import { replay, SCHEDULED_TASKS_STREAM_ID, type RecordedEvent } from '@oneclaw/core';
 import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { startFakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
-import { callServer, ServerProcessGroup, waitFor } from '../testing/server-process';
+import { callServer, serverProcessEnv, ServerProcessGroup, waitFor } from '../testing/server-process';
 import { ScheduledTaskService } from './scheduled-task-service';
 
 // A real server process, killed with SIGKILL while a task run's turn waits for the (loopback,
@@ -30,15 +30,7 @@ it('a task run cut off by SIGKILL while the fake model answers is finished as in
 
   const model = await startFakeModelServer('anthropic', { apiKey: KEY });
   servers.also(() => model.close());
-  const env = {
-    ONECLAW_DATA_DIR: dataDir,
-    PORT: '0',
-    ONECLAW_API_TOKEN: TOKEN,
-    ANTHROPIC_API_KEY: KEY,
-    ANTHROPIC_BASE_URL: model.url,
-    ONECLAW_LOG: 'warn',
-    ONECLAW_TIMEZONE: 'UTC',
-  };
+  const env = { ...serverProcessEnv({ dataDir, token: TOKEN, anthropic: { key: KEY, url: model.url } }), ONECLAW_TIMEZONE: 'UTC' };
   const api = (url: string, method: string, route: string, body?: unknown) => callServer(url, TOKEN, method, route, body);
   const first = servers.start(env);
   const url1 = await first.url();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
 import { REPLICA_MODEL_KEY, startReplicaModel, type ReplicaModel } from './replica-model';
-import { ServerProcess, ServerProcessGroup } from './server-process';
+import { ServerProcess, serverProcessEnv, ServerProcessGroup } from './server-process';
 
 export const REPLICA_TOKEN = 'replica-e2e-token-0123456789abcdef';
 
@@ -43,15 +43,12 @@ export async function startReplicaSet(databaseUrl: string, count: number, extraE
   const start = async (i: number) => {
     dataDirs[i] ??= mkdtempSync(path.join(os.tmpdir(), `oneclaw-replica-${i}-`));
     const server = group.start({
-      ONECLAW_DATA_DIR: dataDirs[i] as string,
-      PORT: '0',
-      ONECLAW_API_TOKEN: REPLICA_TOKEN,
+      ...serverProcessEnv({ dataDir: dataDirs[i] as string, token: REPLICA_TOKEN }),
       ONECLAW_PROVIDER: 'openai',
       OPENAI_API_KEY: REPLICA_MODEL_KEY,
       OPENAI_BASE_URL: model.url,
       ONECLAW_PROVIDER_MAX_RETRIES: '0',
       ONECLAW_RATE_LIMIT_PER_MINUTE: '1000000',
-      ONECLAW_LOG: 'warn',
       ONECLAW_REPLICA_ID: `replica-${i}`,
       ONECLAW_POSTGRES_URL: databaseUrl,
       ONECLAW_POSTGRES_POOL_SIZE: '8',

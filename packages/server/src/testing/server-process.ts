@@ -16,6 +16,29 @@ export interface ServerProcessOptions {
   readonly nodeArgs?: readonly string[];
 }
 
+export interface ServerProcessEnvOptions {
+  readonly dataDir: string;
+  readonly token: string;
+  /** A FAKE Anthropic model to talk to. No ONECLAW_PROVIDER is set: the server picks Anthropic as the first provider with a key. */
+  readonly anthropic?: { readonly key: string; readonly url: string };
+}
+
+/**
+ * The environment a server process test starts from: its data directory, a port the OS picks
+ * (`url()` reads it from the "listening on" line, printed at any log level), its API token,
+ * warnings only in the log, and the FAKE Anthropic model when given. What else a test needs it
+ * spreads after this, at the call site, where it can be seen.
+ */
+export function serverProcessEnv(options: ServerProcessEnvOptions): Record<string, string> {
+  return {
+    ONECLAW_DATA_DIR: options.dataDir,
+    PORT: '0',
+    ONECLAW_API_TOKEN: options.token,
+    ...(options.anthropic ? { ANTHROPIC_API_KEY: options.anthropic.key, ANTHROPIC_BASE_URL: options.anthropic.url } : {}),
+    ONECLAW_LOG: 'warn',
+  };
+}
+
 /** A real server process (main.ts) with the given environment, its output captured. */
 export class ServerProcess {
   private output = '';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AssistantMessageData, RecordedEvent, ToolResultMessageData } from '@oneclaw/core';
 import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
-import { callServer, ServerProcessGroup, waitFor, type ServerProcess } from '../testing/server-process';
+import { callServer, serverProcessEnv, ServerProcessGroup, waitFor, type ServerProcess } from '../testing/server-process';
 
 /**
  * J6 / SBX end to end: js_eval from the model, through a real server process (from the
@@ -50,15 +50,7 @@ describe('the JavaScript sandbox under load, end to end (real server process, FA
     servers.also(() => rmSync(dataDir, { recursive: true, force: true }));
     const model: FakeModelServer = await startFakeModelServer('anthropic', { apiKey: KEY });
     servers.also(() => model.close());
-    const server = servers.start({
-      ONECLAW_DATA_DIR: dataDir,
-      PORT: '0',
-      ONECLAW_API_TOKEN: TOKEN,
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: model.url,
-      ONECLAW_LOG: 'warn',
-      ...env,
-    });
+    const server = servers.start({ ...serverProcessEnv({ dataDir, token: TOKEN, anthropic: { key: KEY, url: model.url } }), ...env });
     const url = await server.url();
     const api = (method: string, route: string, body?: unknown) => callServer(url, TOKEN, method, route, body);
     const eventsOf = async (sessionId: string): Promise<RecordedEvent[]> => (await api('GET', `/api/sessions/${sessionId}/events`)).events;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { replay, type RecordedEvent } from '@oneclaw/core';
 import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
-import { callServer, ServerProcessGroup, waitFor } from '../testing/server-process';
+import { callServer, serverProcessEnv, ServerProcessGroup, waitFor } from '../testing/server-process';
 
 // Real server processes from the TypeScript source, killed with SIGKILL mid-turn: nothing gets
 // to run on the way out. Each start compiles the server (swc): the timeouts allow for it.
@@ -29,7 +29,7 @@ describe('a server killed with SIGKILL mid-turn (fake Anthropic model)', () => {
     const fake = await startFakeModelServer('anthropic', { apiKey: KEY });
     model = fake;
     servers.also(() => fake.close());
-    const env = { ONECLAW_DATA_DIR: dataDir, PORT: '0', ONECLAW_API_TOKEN: TOKEN, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url, ONECLAW_LOG: 'warn', ...extraEnv };
+    const env = { ...serverProcessEnv({ dataDir, token: TOKEN, anthropic: { key: KEY, url: model.url } }), ...extraEnv };
     const start = async (more: Record<string, string> = {}) => {
       const server = servers.start({ ...env, ...more });
       return { server, url: await server.url() };
