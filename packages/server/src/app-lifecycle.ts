@@ -16,7 +16,7 @@ export class AppLifecycle implements BeforeApplicationShutdown, OnApplicationShu
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly tools: ToolRuntime,
     private readonly turns: TurnRegistry,
-    @Inject(RUNTIME) private readonly runtime: Pick<Runtime, 'checkpoints'>,
+    @Inject(RUNTIME) private readonly runtime: Pick<Runtime, 'checkpoints' | 'sessionIndex'>,
   ) {}
 
   beforeApplicationShutdown(): void {
@@ -25,6 +25,7 @@ export class AppLifecycle implements BeforeApplicationShutdown, OnApplicationShu
 
   async onApplicationShutdown(): Promise<void> {
     await this.tools.close();
+    this.runtime.sessionIndex.close();
     await this.runtime.checkpoints?.idle();
     await this.store.close();
   }

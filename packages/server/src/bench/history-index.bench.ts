@@ -6,7 +6,6 @@
  *   pnpm --filter @oneclaw/server bench   (… && node dist/bench/history-index.bench.js)
  * Environment: BENCH_HISTORY_MESSAGES (20000 user and assistant messages over 50 sessions).
  */
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { HistoryIndex, type HistoryQuery } from '../tools/builtin/core/history-index';
 import { MemoryFile } from '../tools/builtin/core/memory-file';
 import { MiniSearchHistoryIndex } from './history-index-before';
+import { childOrMain, measureInChild, ratioRow } from './gc-child';
 import { summarize } from './part-clock';
 import { seededRandom } from './seeded-random';
 
@@ -125,22 +125,13 @@ async function child(variant: 'now' | 'before', file: string, queries: string[])
   }
 }
 
-function run(variant: 'now' | 'before', file: string, queries: string[]): Promise<Measured> {
-  return new Promise((resolve, reject) => {
-    const worker = fork(__filename, [], { execArgv: ['--expose-gc'], env: { ...process.env, BENCH_HISTORY_CHILD: JSON.stringify({ variant, file, queries }) } });
-    worker.once('message', (message) => resolve(message as Measured));
-    worker.once('error', reject);
-    worker.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`${variant}: child exited with ${code}`))));
-  });
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'oneclaw-history-bench-'));
   try {
     const file = path.join(dir, 'events.db');
     const queries = await fill(file);
-    const before = await run('before', file, queries);
-    const now = await run('now', file, queries);
+    const before = await measureInChild<Measured>(__filename, 'BENCH_HISTORY_CHILD', { variant: 'before', file, queries });
+    const now = await measureInChild<Measured>(__filename, 'BENCH_HISTORY_CHILD', { variant: 'now', file, queries });
     const cpus = os.cpus();
     console.log(`## search_history's index over ${MESSAGES.toLocaleString('en')} messages (${SESSIONS} sessions), ${QUERIES} searches after the first`);
     console.log('');
@@ -148,32 +139,15 @@ async function main(): Promise<void> {
     console.log('');
     console.log('| | minisearch in the heap (before) | SQLite FTS5 file (now) | now / before |');
     console.log('|---|---:|---:|---:|');
-    const row = (label: string, a: number, b: number, unit: string, digits = 1) =>
-      console.log(`| ${label} | ${a.toFixed(digits)} ${unit} | ${b.toFixed(digits)} ${unit} | ${a > 0 ? `${(b / a).toFixed(2)}×` : '–'} |`);
-    row('live heap kept after the searches', before.heapMb, now.heapMb, 'MB');
-    row('RSS growth', before.rssMb, now.rssMb, 'MB');
-    row('first search (reads and indexes the store)', before.firstSearchMs, now.firstSearchMs, 'ms', 0);
-    row('a search after it, p50', before.searchP50Ms, now.searchP50Ms, 'ms', 2);
-    row('a search after it, p99', before.searchP99Ms, now.searchP99Ms, 'ms', 2);
+    console.log(ratioRow('live heap kept after the searches', before.heapMb, now.heapMb, 'MB'));
+    console.log(ratioRow('RSS growth', before.rssMb, now.rssMb, 'MB'));
+    console.log(ratioRow('first search (reads and indexes the store)', before.firstSearchMs, now.firstSearchMs, 'ms', 0));
+    console.log(ratioRow('a search after it, p50', before.searchP50Ms, now.searchP50Ms, 'ms', 2));
+    console.log(ratioRow('a search after it, p99', before.searchP99Ms, now.searchP99Ms, 'ms', 2));
     console.log(`| hits over all searches | ${before.hits} | ${now.hits} | |`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const asChild = process.env.BENCH_HISTORY_CHILD;
-if (asChild) {
-  const { variant, file, queries } = JSON.parse(asChild) as { variant: 'now' | 'before'; file: string; queries: string[] };
-  child(variant, file, queries).then(
-    (measured) => process.send?.(measured, () => process.exit(0)),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
-}
+childOrMain<{ variant: 'now' | 'before'; file: string; queries: string[] }>('BENCH_HISTORY_CHILD', ({ variant, file, queries }) => child(variant, file, queries), main);

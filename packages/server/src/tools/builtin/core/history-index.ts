@@ -1,7 +1,8 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
 import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import type { MemoryFile } from './memory-file';
+import { openAnonymousDatabase } from '../../../persistence/anonymous-database';
 import { GlobalFollower } from '../../../persistence/global-follower';
 
 export type HistoryScope = 'all' | 'memory' | 'sessions';
@@ -31,11 +32,6 @@ export interface HistoryIndexOptions {
   readonly timeZone?: string;
   /** Opens the connection an index is made in (default `openAnonymousDatabase`); tests watch it through this. */
   readonly openDatabase?: () => Database.Database;
-}
-
-/** SQLite's anonymous temporary database: deleted as soon as it is opened, so nothing is left behind. */
-export function openAnonymousDatabase(): Database.Database {
-  return new Database('');
 }
 
 interface DocRow {
@@ -179,11 +175,6 @@ export class HistoryIndex {
     if (this.db) return this.db;
     const db = (this.options.openDatabase ?? openAnonymousDatabase)();
     try {
-      // A cache of the store for this process: nothing to recover after a crash. SQLite's own
-      // default page cache (2 MB) rather than better-sqlite3's 16 MB: memory is what this saves.
-      db.pragma('journal_mode = OFF');
-      db.pragma('synchronous = OFF');
-      db.pragma('cache_size = -2000');
       // Letters, digits, private-use characters and marks make words: Indic and Thai words keep their vowel signs.
       // `text` is what is searched (Chinese and Japanese spaced, see `indexedText`); `shown`, the
       // message as written when that differs, is what a hit shows.

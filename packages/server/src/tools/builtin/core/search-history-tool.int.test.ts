@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/tool-registry';
 import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { SessionRepository } from '../../../sessions/session-repository';
-import { editDistance, foldLatin, HistoryIndex, openAnonymousDatabase, queryTerms, snippetOf } from './history-index';
+import { openAnonymousDatabase } from '../../../persistence/anonymous-database';
+import { editDistance, foldLatin, HistoryIndex, queryTerms, snippetOf } from './history-index';
 import { MemoryFile } from './memory-file';
 import { createSearchHistoryTool } from './search-history-tool';
 
