@@ -32,6 +32,8 @@ export const ERROR_STATUS = {
   unsupported_content_encoding: 415,
   storage_unavailable: 503,
   storage_corrupt: 503,
+  // The session list's search texts (a cache of the store) cannot be used: the list without a search still works.
+  search_unavailable: 503,
   invalid_body: 400,
   invalid_if_match: 400,
   agent_not_found: 400,

@@ -1,43 +1,38 @@
-import { appendSearchText, normalizeForSearch, type KeptText, type SearchTexts } from '../sessions/session-search-text';
+import type { EventStore, RecordedEvent } from '@oneclaw/core';
+import { GlobalFollower } from '../persistence/global-follower';
+import { appendSearchText, type KeptText, type SearchTexts } from '../sessions/session-search-text';
 
 /**
  * The session list's search texts before 2026-11-27, kept as the session-list bench's baseline:
- * the same kept text per session, in the heap (a Map), searched with `includes`. The head and
- * tail were `slice`s of the joined text, which V8 may keep as views of the whole joined string.
+ * the same kept text per session, in the heap (a Map), searched with `includes`, all sessions in
+ * one synchronous pass. The head and tail are `slice`s of the joined text, which V8 may keep as
+ * views of the whole joined string.
  */
 export class HeapSearchTexts implements SearchTexts {
-  private readonly rows = new Map<string, KeptText & { title: string }>();
+  private readonly rows = new Map<string, KeptText>();
+  private readonly follower: GlobalFollower;
 
-  batch(apply: () => void): void {
-    apply();
+  constructor(store: EventStore) {
+    this.follower = new GlobalFollower(store, (events) => {
+      for (const event of events) this.apply(event);
+    });
   }
 
-  addText(sessionId: string, text: string): void {
-    const row = this.rows.get(sessionId) ?? { title: '', head: '', tail: '' };
-    this.rows.set(sessionId, { title: row.title, ...appendSearchText(row, text) });
-  }
-
-  clearText(sessionId: string): void {
-    this.rows.set(sessionId, { title: this.rows.get(sessionId)?.title ?? '', head: '', tail: '' });
-  }
-
-  setTitle(sessionId: string, title: string): void {
-    this.rows.set(sessionId, { head: '', tail: '', ...this.rows.get(sessionId), title: normalizeForSearch(title) });
-  }
-
-  forget(sessionId: string): void {
-    this.rows.delete(sessionId);
-  }
-
-  sessionsWithAll(terms: readonly string[]): Set<string> {
-    const found = new Set<string>();
-    for (const [sessionId, row] of this.rows) {
-      if (terms.every((term) => row.title.includes(term) || row.head.includes(term) || row.tail.includes(term))) found.add(sessionId);
-    }
-    return found;
+  async sessionsWith(terms: readonly string[]): Promise<Set<string>[]> {
+    await this.follower.catchUp();
+    return terms.map((term) => new Set([...this.rows].filter(([, kept]) => kept.head.includes(term) || kept.tail.includes(term)).map(([id]) => id)));
   }
 
   close(): void {
-    this.rows.clear();
+    this.follower.stop();
+  }
+
+  private apply(event: RecordedEvent): void {
+    const sessionId = event.streamId.replace(/^session-/, '');
+    const data = event.data as { role?: unknown; text?: unknown };
+    if (event.type === 'SessionCleared' || event.type === 'SessionArchived') this.rows.delete(sessionId);
+    if (event.type === 'MessageSent' && (data.role === 'user' || data.role === 'assistant') && typeof data.text === 'string') {
+      this.rows.set(sessionId, appendSearchText(this.rows.get(sessionId) ?? { head: '', tail: '' }, data.text));
+    }
   }
 }

@@ -222,6 +222,12 @@ describe('the problem filter answers with the contract', () => {
     expect(Object.fromEntries(answered)).toEqual(ERROR_STATUS);
   });
 
+  it("answers the session search's own failure (search_unavailable) with 503 and a generic detail: its SQLite message stays in the log", () => {
+    const problem = toProblem(new OneClawError('search_unavailable', 'The session search cannot be used right now (SQLITE_FULL at /var/tmp/etilqs_1).'));
+    expect(problem).toEqual(expect.objectContaining({ code: 'search_unavailable', status: 503, detail: expect.stringContaining('The list without a search still works') }));
+    expect(problem.detail).not.toContain('/var/tmp');
+  });
+
   it('answers the codes it makes itself with the contract status, and an unknown code with 500', () => {
     expect(toProblem(new ThrottlerException())).toEqual(expect.objectContaining({ code: 'rate_limited', status: ERROR_STATUS.rate_limited }));
     expect(toProblem(new HttpException('Cannot GET /x', 404))).toEqual(expect.objectContaining({ code: 'not_found', status: ERROR_STATUS.not_found }));

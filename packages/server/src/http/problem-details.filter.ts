@@ -29,6 +29,7 @@ const USER_FACING_SERVER_ERRORS: ReadonlySet<string> = new Set([
 const GENERIC_DETAIL: Readonly<Record<string, string>> = {
   storage_unavailable: 'The event store cannot be used right now; the server log says why. Retry later (with the same Idempotency-Key, if you sent one).',
   storage_corrupt: 'The event store is damaged; the server log says why. It has to be restored from a backup before sessions can be used.',
+  search_unavailable: 'The session search cannot be used right now; the server log says why. The list without a search still works; search again later.',
 };
 
 const INTERNAL_DETAIL = 'The server failed to handle this request; it has been logged.';

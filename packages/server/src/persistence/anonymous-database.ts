@@ -3,9 +3,9 @@ import Database from 'better-sqlite3';
 /**
  * SQLite's anonymous temporary database: deleted as soon as it is opened, so nothing is left
  * behind, even after a crash. SQLite keeps its pages in a bounded cache and the rest in that
- * file (in SQLITE_TMPDIR, TMPDIR or /var/tmp). Used for caches of the store that would
- * otherwise grow in the heap with every session (the history search, the session list's search
- * text).
+ * file (in the first usable of SQLITE_TMPDIR, TMPDIR, /var/tmp, /usr/tmp, /tmp and the working
+ * directory). Used for caches of the store that would otherwise grow in the heap with every
+ * session (the history search, the session list's search text).
  */
 export function openAnonymousDatabase(): Database.Database {
   const db = new Database('');
@@ -15,4 +15,14 @@ export function openAnonymousDatabase(): Database.Database {
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -2000');
   return db;
+}
+
+/** `setUp(db)` on a database just opened; if it fails, the database is closed, so nothing half-made stays open. */
+export function setUpOrClose<T>(db: Database.Database, setUp: (db: Database.Database) => T): T {
+  try {
+    return setUp(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SessionSummary } from '@oneclaw/api-contract';
 import type { EventStore, RecordedEvent } from '@oneclaw/core';
-import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import { GlobalFollower } from '../persistence/global-follower';
 import { EVENT_STORE } from '../tokens';
-import { searchTerms, SessionSearchTexts, type SearchTexts } from './session-search-text';
+import { normalizeForSearch, searchTerms, SessionSearchTexts, type SearchTexts } from './session-search-text';
 
 type Entry = { -readonly [K in keyof SessionSummary]: SessionSummary[K] } & {
   /** The first user message since the last clear, shortened (the title until a rename). */
@@ -21,104 +20,46 @@ const TITLE_CHARS = 80;
  * The session list: a projection of the global event order, kept up to date incrementally
  * (each query reads only events after the last position it saw). Rebuilt from the store on
  * start, so it is the same on every replica. Archived (deleted) sessions leave it; their
- * streams stay. Search matches the title and a capped text of the messages, which are kept in
- * SQLite rather than the heap (SessionSearchTexts); when that breaks (a full disk), the whole
- * index is built again from the store, as the history search's is.
+ * streams stay. Search matches the title and a capped text of the messages, which are kept
+ * outside the heap, with a follower of their own (SessionSearchTexts): the list without a search
+ * never waits for them or fails with them.
  */
 @Injectable()
 export class SessionIndex {
   private readonly sessions = new Map<string, Entry>();
   /** Sessions whose last turn has a user message and no `TurnFinished` yet (a `/clear` does not end a turn). */
   private readonly openTurns = new Set<string>();
-  private follower!: GlobalFollower;
-  /** Opened on first use, and again after a restart: one that cannot open fails that call only. */
-  private texts: SearchTexts | undefined;
-  /** The texts failed with a SQLite error since the last (re)start: the next catch-up builds everything again. */
-  private textsFailed = false;
+  private readonly follower: GlobalFollower;
+  private readonly texts: SearchTexts;
 
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    /** Makes the search texts (default: in an anonymous SQLite database); tests break them through this. */
-    private readonly newTexts: () => SearchTexts = () => new SessionSearchTexts(),
-  ) {
-    this.start();
+  constructor(@Inject(EVENT_STORE) store: EventStore, texts?: SearchTexts) {
+    this.follower = new GlobalFollower(store, (events) => {
+      for (const event of events) this.apply(event);
+    });
+    this.texts = texts ?? new SessionSearchTexts({ store });
   }
 
   /** Newest activity first; with `query`, only sessions whose title or messages hold each of its words (any case). */
   async list(query = ''): Promise<readonly SessionSummary[]> {
+    await this.follower.catchUp();
     const terms = searchTerms(query);
-    const matching = await this.caughtUp(() => (terms.length === 0 ? undefined : this.withTexts((texts) => texts.sessionsWithAll(terms))));
+    const inText = terms.length === 0 ? [] : await this.texts.sessionsWith(terms);
+    const matches = (e: Entry) => terms.every((term, i) => normalizeForSearch(e.title).includes(term) || inText[i]?.has(e.sessionId));
     return [...this.sessions.values()]
-      .filter((e) => matching === undefined || matching.has(e.sessionId))
+      .filter((e) => terms.length === 0 || matches(e))
       .sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt))
       .map(({ sessionId, agentId, startedAt, lastActivityAt, revision, title }) => ({ sessionId, agentId, startedAt, lastActivityAt, revision, title }));
   }
 
   /** The sessions with a turn still open in the store: running somewhere, or cut off (CutOffTurns). */
   async sessionsWithOpenTurn(): Promise<readonly string[]> {
-    return this.caughtUp(() => [...this.openTurns]);
+    await this.follower.catchUp();
+    return [...this.openTurns];
   }
 
-  /** Closes the search texts' database (the server is stopping). */
+  /** Closes the search texts (the server is stopping). */
   close(): void {
-    this.follower.stop();
-    this.texts?.close();
-  }
-
-  /**
-   * `read` after catching up with the store. When the search texts failed (their database broke),
-   * a new index is made from the store and `read` tries once more; concurrent callers that failed
-   * with the same index share the new one rather than each starting another. Any other error (the
-   * store's) goes to the caller, and the next call reads on from where this one stopped.
-   */
-  private async caughtUp<T>(read: () => T): Promise<T> {
-    const follower = this.follower;
-    try {
-      await follower.catchUp();
-      return read();
-    } catch (error) {
-      if (this.follower === follower) {
-        if (!this.textsFailed) throw error;
-        this.restart();
-      }
-      await this.follower.catchUp();
-      return read();
-    }
-  }
-
-  private start(): void {
-    this.follower = new GlobalFollower(this.store, (events) =>
-      this.withTexts((texts) =>
-        texts.batch(() => {
-          for (const event of events) this.apply(event);
-        }),
-      ),
-    );
-  }
-
-  /** Uses the texts, noting a SQLite error: the database is broken, and only a new one mends it. */
-  private withTexts<T>(use: (texts: SearchTexts) => T): T {
-    try {
-      return use(this.openTexts());
-    } catch (error) {
-      if (isSqliteError(error)) this.textsFailed = true;
-      throw error;
-    }
-  }
-
-  private openTexts(): SearchTexts {
-    return (this.texts ??= this.newTexts());
-  }
-
-  private restart(): void {
-    this.follower.stop();
-    this.sessions.clear();
-    this.openTurns.clear();
-    this.textsFailed = false;
-    const broken = this.texts;
-    this.texts = undefined;
-    this.start();
-    broken?.close();
+    this.texts.close();
   }
 
   private apply(event: RecordedEvent): void {
@@ -146,7 +87,6 @@ export class SessionIndex {
     if (!summary) return;
     if (event.type === 'SessionArchived') {
       this.sessions.delete(sessionId);
-      this.openTexts().forget(sessionId);
       return;
     }
     // A rename is not activity: the renamed session keeps its place in the list.
@@ -156,7 +96,6 @@ export class SessionIndex {
       // The list matches what the session shows: the conversation since the last clear.
       summary.firstMessage = '';
       summary.firstMessageId = null;
-      this.openTexts().clearText(sessionId);
     }
     // The edited first message is superseded: its replacement (the next MessageSent) names the session.
     if (event.type === 'UserMessageEdited' && summary.firstMessageId !== null && data.messageId === summary.firstMessageId && typeof data.newMessageId === 'string') {
@@ -168,11 +107,8 @@ export class SessionIndex {
         summary.firstMessageId = typeof data.messageId === 'string' ? data.messageId : '';
         summary.firstMessage = firstMessageTitle(data.text, data.attachments);
       }
-      this.openTexts().addText(sessionId, data.text);
     }
-    const title = summary.renamed ?? summary.firstMessage;
-    if (title !== summary.title) this.openTexts().setTitle(sessionId, title);
-    summary.title = title;
+    summary.title = summary.renamed ?? summary.firstMessage;
   }
 }
 

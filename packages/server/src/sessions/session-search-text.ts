@@ -1,9 +1,19 @@
 import type Database from 'better-sqlite3';
-import { openAnonymousDatabase } from '../persistence/anonymous-database';
+import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
+import { isSqliteError } from '@oneclaw/event-store-sqlite';
+import { openAnonymousDatabase, setUpOrClose } from '../persistence/anonymous-database';
+import { GlobalFollower } from '../persistence/global-follower';
 
 /** Characters of a session's message text kept from its start, and from its latest messages, for list search. */
 export const SEARCH_HEAD_CHARS = 8_000;
 export const SEARCH_TAIL_CHARS = 8_000;
+
+/**
+ * Sessions a search scans before it lets other work run: the scan is synchronous, about 2 ns a
+ * byte of up to 16 KB a session, so a page blocks the event loop for at most about 15 ms
+ * (5,000 sessions in one scan blocked every turn and stream of the server for up to 250 ms).
+ */
+export const SEARCH_PAGE_ROWS = 500;
 
 /** What is kept of one session's messages: their start and their latest part. */
 export interface KeptText {
@@ -11,70 +21,149 @@ export interface KeptText {
   readonly tail: string;
 }
 
-/** What the list searches of one session: its title and its kept text, each normalised (`normalizeForSearch`). */
-interface Row extends KeptText {
-  readonly title: string;
-}
-
-const EMPTY: Row = { title: '', head: '', tail: '' };
-
 /** What the session list needs of its search texts (the session-list bench keeps the heap version before SQLite as its baseline). */
 export interface SearchTexts {
-  /** Runs `apply` (which calls the methods below), then writes what it changed. */
-  batch(apply: () => void): void;
-  addText(sessionId: string, text: string): void;
-  /** Forgets a session's text, not its title (a clear). */
-  clearText(sessionId: string): void;
-  setTitle(sessionId: string, title: string): void;
-  /** Forgets the session (it was deleted). */
-  forget(sessionId: string): void;
-  /** The sessions whose title or kept text holds each of `terms` (at least one, normalised: `searchTerms`). */
-  sessionsWithAll(terms: readonly string[]): Set<string>;
+  /** For each of `terms` (at least one, normalised: `searchTerms`), the sessions whose kept text holds it. */
+  sessionsWith(terms: readonly string[]): Promise<Set<string>[]>;
   close(): void;
 }
 
+export interface SessionSearchTextsOptions {
+  readonly store: EventStore;
+  /** Opens the database the texts are kept in (default `openAnonymousDatabase`); tests watch and break it through this. */
+  readonly openDatabase?: () => Database.Database;
+}
+
+interface Statements {
+  readonly read: Database.Statement<[string], KeptText>;
+  readonly write: Database.Statement<[string, string, string]>;
+  readonly remove: Database.Statement<[string]>;
+}
+
+const STREAM_PREFIX = 'session-';
+
 /**
- * What the session list searches: each session's title and its messages' text, lower-cased, on
- * one line, the text capped so that a long session costs no more than a short one. It keeps the
- * start of the conversation (what it was about) and its latest part (what it is about now), at
- * most SEARCH_HEAD_CHARS + SEARCH_TAIL_CHARS characters; text between the two is not searchable.
+ * What the session list searches in each session's messages: their text lower-cased, on one
+ * line, capped so that a long session costs no more than a short one. It keeps the start of the
+ * conversation (what it was about) and its latest part (what it is about now), at most
+ * SEARCH_HEAD_CHARS + SEARCH_TAIL_CHARS characters; text between the two is not searchable.
  *
- * The rows live in SQLite's anonymous temporary database, not in the heap: there is one per
+ * The texts live in SQLite's anonymous temporary database, not in the heap: there is one per
  * session ever started, and every scheduled run starts a session, so in the heap they grew with
- * the server's age towards its heap limit (memory.md, "The session list"). Changes are made in
- * `batch`es (a page of events): each session's row is read and written once per batch, not once
- * per message. A search is one scan for all its words. Any method may throw a SQLite error (a
- * full disk): the owner (SessionIndex) then builds everything again from the store.
+ * the server's age towards its heap limit (memory.md, "The session list's search text"). Like
+ * the history search's index, this is a cache of the store with a follower of its own, read from
+ * the first search on: the list itself (titles, order, open turns) never waits for it or fails
+ * with it. Each page of events read is one transaction, each session's row read and written once
+ * per page. When the database fails (a full disk, a damaged file), it is dropped and made again
+ * from the store, never used half-written.
  */
 export class SessionSearchTexts implements SearchTexts {
-  private readonly db: Database.Database;
-  private readonly readRow: Database.Statement<[string], Row>;
-  private readonly writeRow: Database.Statement<[string, string, string, string]>;
-  private readonly deleteRow: Database.Statement<[string]>;
-  /** The rows changed in the batch being applied (null: removed), written when it ends. */
-  private readonly pending = new Map<string, Row | null>();
+  private db: Database.Database | undefined;
+  private statements: Statements | undefined;
+  private follower!: GlobalFollower;
+  /** Counts rebuilds: a search whose reading or scanning spanned one starts again on the new texts. */
+  private generation = 0;
+  private closed = false;
+  /** The rows changed in the page of events being applied (null: removed), written when it ends. */
+  private readonly pending = new Map<string, KeptText | null>();
 
-  constructor(openDatabase: () => Database.Database = openAnonymousDatabase) {
-    this.db = openDatabase();
+  constructor(private readonly options: SessionSearchTextsOptions) {
+    this.follow();
+  }
+
+  async sessionsWith(terms: readonly string[]): Promise<Set<string>[]> {
     try {
-      this.db.exec('CREATE TABLE texts (session_id TEXT PRIMARY KEY, title TEXT NOT NULL, head TEXT NOT NULL, tail TEXT NOT NULL) WITHOUT ROWID');
-      this.readRow = this.db.prepare('SELECT title, head, tail FROM texts WHERE session_id = ?');
-      this.writeRow = this.db.prepare('INSERT OR REPLACE INTO texts (session_id, title, head, tail) VALUES (?, ?, ?, ?)');
-      this.deleteRow = this.db.prepare('DELETE FROM texts WHERE session_id = ?');
+      return await this.searchOnce(terms);
     } catch (error) {
-      this.db.close();
-      throw error;
+      if (!isSqliteError(error)) throw error;
+      // Only a cache of the store: a new one is made and the search runs again.
+      this.rebuild();
+      try {
+        return await this.searchOnce(terms);
+      } catch (again) {
+        if (!isSqliteError(again)) throw again;
+        this.rebuild();
+        throw new OneClawError('search_unavailable', `The session search cannot be used right now (${again.code}). The list without a search still works; search again later.`);
+      }
     }
   }
 
-  /** Writes what `apply` changed in one transaction. */
-  batch(apply: () => void): void {
+  /** For good (the server is stopping): later searches answer `search_unavailable`. */
+  close(): void {
+    this.closed = true;
+    this.rebuild();
+  }
+
+  private async searchOnce(terms: readonly string[]): Promise<Set<string>[]> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const generation = this.generation;
+      await this.follower.catchUp();
+      const found = generation === this.generation ? await this.scan(terms, generation) : undefined;
+      if (found) return found;
+    }
+    throw new OneClawError('search_unavailable', 'The session search was being rebuilt. Search again.');
+  }
+
+  /** Every row, SEARCH_PAGE_ROWS at a time with other work between pages; undefined when a rebuild came between. */
+  private async scan(terms: readonly string[], generation: number): Promise<Set<string>[] | undefined> {
+    const found = terms.map(() => new Set<string>());
+    // instr, not LIKE: no wildcards to escape, and case was already folded by normalizeForSearch.
+    // One column per term, each a CASE: a condition stops at the first of head and tail that holds it.
+    const columns = terms.map((_, i) => `CASE WHEN instr(head, @t${i}) OR instr(tail, @t${i}) THEN 1 ELSE 0 END AS t${i}`);
+    const page = this.open().prepare(`SELECT session_id AS id, ${columns.join(', ')} FROM texts WHERE session_id > @after ORDER BY session_id LIMIT @rows`);
+    const params: Record<string, string | number> = { ...Object.fromEntries(terms.map((term, i) => [`t${i}`, term])), rows: SEARCH_PAGE_ROWS };
+    for (let after = ''; ;) {
+      const rows = page.all({ ...params, after }) as Record<string, string | number>[];
+      for (const row of rows) terms.forEach((_, i) => row[`t${i}`] && found[i]?.add(row.id as string));
+      if (rows.length < SEARCH_PAGE_ROWS) return found;
+      after = rows.at(-1)?.id as string;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (generation !== this.generation) return undefined;
+    }
+  }
+
+  private follow(): void {
+    this.follower = new GlobalFollower(this.options.store, (events) => this.applyPage(events));
+  }
+
+  /** Drops the texts and everything read into them; the next search reads the store from the start. */
+  private rebuild(): void {
+    this.follower.stop();
+    this.pending.clear();
+    this.db?.close();
+    this.db = undefined;
+    this.statements = undefined;
+    this.generation++;
+    if (!this.closed) this.follow();
+  }
+
+  /** Opened before anything is read into it, so a failure to open loses nothing already read. */
+  private open(): Database.Database {
+    if (this.closed) throw new OneClawError('search_unavailable', 'The server is stopping, so the session search is closed. Search again once it has restarted.');
+    if (this.db) return this.db;
+    const db = (this.options.openDatabase ?? openAnonymousDatabase)();
+    this.statements = setUpOrClose(db, () => {
+      db.exec('CREATE TABLE texts (session_id TEXT PRIMARY KEY, head TEXT NOT NULL, tail TEXT NOT NULL) WITHOUT ROWID');
+      return {
+        read: db.prepare<[string], KeptText>('SELECT head, tail FROM texts WHERE session_id = ?'),
+        write: db.prepare<[string, string, string]>('INSERT OR REPLACE INTO texts (session_id, head, tail) VALUES (?, ?, ?)'),
+        remove: db.prepare<[string]>('DELETE FROM texts WHERE session_id = ?'),
+      };
+    });
+    this.db = db;
+    return db;
+  }
+
+  /** One page of the store's events: what it changed, written in one transaction (nothing of it if that fails). */
+  private applyPage(events: readonly RecordedEvent[]): void {
+    const db = this.open();
+    const statements = this.statements as Statements;
     try {
-      apply();
-      this.db.transaction(() => {
-        for (const [sessionId, row] of this.pending) {
-          if (row === null) this.deleteRow.run(sessionId);
-          else this.writeRow.run(sessionId, row.title, row.head, row.tail);
+      for (const event of events) this.apply(event, statements);
+      db.transaction(() => {
+        for (const [sessionId, kept] of this.pending) {
+          if (kept === null) statements.remove.run(sessionId);
+          else statements.write.run(sessionId, kept.head, kept.tail);
         }
       })();
     } finally {
@@ -82,45 +171,18 @@ export class SessionSearchTexts implements SearchTexts {
     }
   }
 
-  addText(sessionId: string, text: string): void {
-    const row = this.rowOf(sessionId);
-    const kept = appendSearchText(row, text);
-    if (kept !== row) this.pending.set(sessionId, { title: row.title, ...kept });
-  }
-
-  clearText(sessionId: string): void {
-    this.pending.set(sessionId, { ...EMPTY, title: this.rowOf(sessionId).title });
-  }
-
-  setTitle(sessionId: string, title: string): void {
-    this.pending.set(sessionId, { ...this.rowOf(sessionId), title: normalizeForSearch(title) });
-  }
-
-  forget(sessionId: string): void {
-    this.pending.set(sessionId, null);
-  }
-
-  /** One scan for all the terms. */
-  sessionsWithAll(terms: readonly string[]): Set<string> {
-    // instr, not LIKE: no wildcards to escape, and case was already folded by normalizeForSearch.
-    const each = terms.map((_, i) => `(instr(title, @t${i}) OR instr(head, @t${i}) OR instr(tail, @t${i}))`);
-    const params = Object.fromEntries(terms.map((term, i) => [`t${i}`, term]));
-    return new Set(
-      this.db
-        .prepare(`SELECT session_id FROM texts WHERE ${each.join(' AND ')}`)
-        .pluck()
-        .all(params) as string[],
-    );
-  }
-
-  close(): void {
-    this.db.close();
-  }
-
-  private rowOf(sessionId: string): Row {
-    const pending = this.pending.get(sessionId);
-    if (pending !== undefined) return pending ?? EMPTY;
-    return this.readRow.get(sessionId) ?? EMPTY;
+  private apply(event: RecordedEvent, statements: Statements): void {
+    if (!event.streamId.startsWith(STREAM_PREFIX)) return;
+    const sessionId = event.streamId.slice(STREAM_PREFIX.length);
+    const data = event.data as Record<string, unknown>;
+    // The list matches what the session shows: the conversation since the last clear; a deleted session not at all.
+    if (event.type === 'SessionCleared' || event.type === 'SessionArchived') this.pending.set(sessionId, null);
+    if (event.type === 'MessageSent' && (data.role === 'user' || data.role === 'assistant') && typeof data.text === 'string') {
+      const pending = this.pending.get(sessionId);
+      const kept = pending === undefined ? (statements.read.get(sessionId) ?? { head: '', tail: '' }) : (pending ?? { head: '', tail: '' });
+      const next = appendSearchText(kept, data.text);
+      if (next !== kept) this.pending.set(sessionId, next);
+    }
   }
 }
 

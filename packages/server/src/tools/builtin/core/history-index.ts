@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
 import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import type { MemoryFile } from './memory-file';
-import { openAnonymousDatabase } from '../../../persistence/anonymous-database';
+import { openAnonymousDatabase, setUpOrClose } from '../../../persistence/anonymous-database';
 import { GlobalFollower } from '../../../persistence/global-follower';
 
 export type HistoryScope = 'all' | 'memory' | 'sessions';
@@ -174,7 +174,7 @@ export class HistoryIndex {
     if (this.stopped) throw new OneClawError('search_unavailable', 'The server is stopping, so search_history is closed. Search again once it has restarted.');
     if (this.db) return this.db;
     const db = (this.options.openDatabase ?? openAnonymousDatabase)();
-    try {
+    setUpOrClose(db, () => {
       // Letters, digits, private-use characters and marks make words: Indic and Thai words keep their vowel signs.
       // `text` is what is searched (Chinese and Japanese spaced, see `indexedText`); `shown`, the
       // message as written when that differs, is what a hit shows.
@@ -182,10 +182,7 @@ export class HistoryIndex {
         CREATE VIRTUAL TABLE docs USING fts5(text, shown UNINDEXED, kind UNINDEXED, date UNINDEXED, session_id UNINDEXED, role UNINDEXED, category UNINDEXED, position UNINDEXED, tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
         CREATE VIRTUAL TABLE terms USING fts5vocab(docs, 'row');
       `);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+    });
     this.db = db;
     return db;
   }
