@@ -18,9 +18,16 @@ export class HeapSearchTexts implements SearchTexts {
     });
   }
 
-  async sessionsWith(terms: readonly string[]): Promise<Set<string>[]> {
+  /** One synchronous pass over every session, stopping at the first term no title holds that a session lacks. */
+  async sessionsWith(terms: readonly string[], titled: readonly boolean[]): Promise<Set<string>[]> {
     await this.follower.catchUp();
-    return terms.map((term) => new Set([...this.rows].filter(([, kept]) => kept.head.includes(term) || kept.tail.includes(term)).map(([id]) => id)));
+    const found = terms.map(() => new Set<string>());
+    const holds = (kept: KeptText, term: string) => kept.head.includes(term) || kept.tail.includes(term);
+    for (const [sessionId, kept] of this.rows) {
+      if (!terms.every((term, i) => titled[i] || holds(kept, term))) continue;
+      terms.forEach((term, i) => (!titled[i] || holds(kept, term)) && found[i]?.add(sessionId));
+    }
+    return found;
   }
 
   close(): void {

@@ -52,11 +52,18 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
     await start('c');
     await say('c', 'c1', 'lisbon notes');
     await sessions.record('c', { type: 'RenameSession', title: 'Trip' }, { commandId: 'c-rename' });
+    await start('d');
+    await say('d', 'd1', 'a trip to porto');
     expect(await found('lisbon')).toEqual(['a', 'c']);
+    expect(await found('trip')).toEqual(['c', 'd']); // in c's title, in d's text
     expect(await found('LISBON trams')).toEqual(['a']);
     expect(await found('trip lisbon')).toEqual(['c']); // one word in the title, one in the text
-    expect(await found('porto')).toEqual([]);
-    expect(await found('')).toEqual(['a', 'b', 'c']);
+    expect(await found('trip porto')).toEqual(['d']);
+    expect(await found('faro')).toEqual([]);
+    expect(await found('')).toEqual(['a', 'b', 'c', 'd']);
+    // A query of many words (a search is at most 200 characters), repeated ones counted once.
+    expect(await found(`lisbon ${'lisbon '.repeat(30)}`)).toEqual(['a', 'c']);
+    expect(await found(Array.from({ length: 66 }, (_, i) => `w${i}`).join(' '))).toEqual([]);
     for (const term of ['100%', "it's", 'a_b', '%', '_']) expect(await found(term)).toEqual(['a']);
     // "trams" is in a's second message, not its title: found through the kept text.
     expect((await index.list('trams'))[0]?.title).toBe('Plan a WEEKEND in Lisbon');
@@ -67,7 +74,10 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
     expect(await found('kubernetes')).toEqual([]);
 
     expect(opened.map((db) => db.pragma('database_list'))).toEqual([[{ seq: 0, name: 'main', file: '' }]]);
-    expect(rows(opened[0])).toEqual([{ session_id: 'c', head: 'lisbon notes', tail: '' }]);
+    expect(rows(opened[0])).toEqual([
+      { session_id: 'c', head: 'lisbon notes', tail: '' },
+      { session_id: 'd', head: 'a trip to porto', tail: '' },
+    ]);
   });
 
   it('the list without a search, and the open turns, never open the texts (start-up does not depend on a temporary file)', async () => {
@@ -97,6 +107,21 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
     expect(needles).toEqual([id(7), id(257), id(507), id(757), id(1007)]);
     // Three pages, two turns of the event loop between them (one scan of all would give none).
     expect(ticks).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a search whose texts break between two of its pages starts again on new ones and answers in full; one that the server stops answers search_unavailable', async () => {
+    const id = (i: number) => `s${String(i).padStart(4, '0')}`;
+    for (let i = 0; i < 1_100; i++) {
+      await start(id(i));
+      await say(id(i), `m${i}`, i % 250 === 7 ? `a needle ${i}` : `hay ${i}`);
+    }
+    expect(await found('hay')).toHaveLength(1_095);
+    // Runs after the search's first page, when it lets other work run.
+    setImmediate(() => opened[0]?.exec('DROP TABLE texts'));
+    expect(await found('needle')).toEqual([id(7), id(257), id(507), id(757), id(1007)]);
+    expect(opened).toHaveLength(2);
+    setImmediate(() => index.close());
+    await expect(index.list('needle')).rejects.toMatchObject({ code: 'search_unavailable', message: expect.stringContaining('stopping') });
   });
 
   it('sessions with large messages keep at most the capped text in the heap, however the text was cut (no V8 slice keeps its parent string alive)', async () => {

@@ -42,9 +42,11 @@ export class SessionIndex {
   /** Newest activity first; with `query`, only sessions whose title or messages hold each of its words (any case). */
   async list(query = ''): Promise<readonly SessionSummary[]> {
     await this.follower.catchUp();
-    const terms = searchTerms(query);
-    const inText = terms.length === 0 ? [] : await this.texts.sessionsWith(terms);
-    const matches = (e: Entry) => terms.every((term, i) => normalizeForSearch(e.title).includes(term) || inText[i]?.has(e.sessionId));
+    const terms = [...new Set(searchTerms(query))];
+    const titles = new Map([...this.sessions.values()].map((e) => [e.sessionId, normalizeForSearch(e.title)]));
+    const titled = terms.map((term) => [...titles.values()].some((title) => title.includes(term)));
+    const inText = terms.length === 0 ? [] : await this.texts.sessionsWith(terms, titled);
+    const matches = (e: Entry) => terms.every((term, i) => titles.get(e.sessionId)?.includes(term) || inText[i]?.has(e.sessionId));
     return [...this.sessions.values()]
       .filter((e) => terms.length === 0 || matches(e))
       .sort((a, b) => b.lastActivityAt.localeCompare(a.lastActivityAt))

@@ -23,8 +23,13 @@ export interface KeptText {
 
 /** What the session list needs of its search texts (the session-list bench keeps the heap version before SQLite as its baseline). */
 export interface SearchTexts {
-  /** For each of `terms` (at least one, normalised: `searchTerms`), the sessions whose kept text holds it. */
-  sessionsWith(terms: readonly string[]): Promise<Set<string>[]>;
+  /**
+   * For each of `terms` (at least one, distinct, normalised: `searchTerms`), the sessions whose
+   * kept text holds it. `titled[i]` says whether some session's title holds `terms[i]`: a term no
+   * title holds has to be in the text, so a session without one of those is in no set at all
+   * (the search stops at the first such term a session lacks).
+   */
+  sessionsWith(terms: readonly string[], titled: readonly boolean[]): Promise<Set<string>[]>;
   close(): void;
 }
 
@@ -71,15 +76,15 @@ export class SessionSearchTexts implements SearchTexts {
     this.follow();
   }
 
-  async sessionsWith(terms: readonly string[]): Promise<Set<string>[]> {
+  async sessionsWith(terms: readonly string[], titled: readonly boolean[]): Promise<Set<string>[]> {
     try {
-      return await this.searchOnce(terms);
+      return await this.searchOnce(terms, titled);
     } catch (error) {
       if (!isSqliteError(error)) throw error;
       // Only a cache of the store: a new one is made and the search runs again.
       this.rebuild();
       try {
-        return await this.searchOnce(terms);
+        return await this.searchOnce(terms, titled);
       } catch (again) {
         if (!isSqliteError(again)) throw again;
         this.rebuild();
@@ -94,29 +99,39 @@ export class SessionSearchTexts implements SearchTexts {
     this.rebuild();
   }
 
-  private async searchOnce(terms: readonly string[]): Promise<Set<string>[]> {
+  private async searchOnce(terms: readonly string[], titled: readonly boolean[]): Promise<Set<string>[]> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const generation = this.generation;
       await this.follower.catchUp();
-      const found = generation === this.generation ? await this.scan(terms, generation) : undefined;
+      const found = generation === this.generation ? await this.scan(terms, titled, generation) : undefined;
       if (found) return found;
     }
     throw new OneClawError('search_unavailable', 'The session search was being rebuilt. Search again.');
   }
 
-  /** Every row, SEARCH_PAGE_ROWS at a time with other work between pages; undefined when a rebuild came between. */
-  private async scan(terms: readonly string[], generation: number): Promise<Set<string>[] | undefined> {
+  /**
+   * Every row, SEARCH_PAGE_ROWS at a time (by session id) with other work between pages;
+   * undefined when a rebuild came between. instr, not LIKE: no wildcards to escape, and case was
+   * already folded by normalizeForSearch. Terms no title holds go in the WHERE, which stops at the
+   * first one a row lacks; each other term is a CASE column (a condition there stops at the
+   * first of head and tail that holds it; a bare OR in a result column would evaluate both).
+   */
+  private async scan(terms: readonly string[], titled: readonly boolean[], generation: number): Promise<Set<string>[] | undefined> {
+    const holds = (i: number) => `(instr(head, @t${i}) OR instr(tail, @t${i}))`;
+    const required = terms.flatMap((_, i) => (titled[i] ? [] : [` AND ${holds(i)}`])).join('');
+    const columns = terms.flatMap((_, i) => (titled[i] ? [`, CASE WHEN ${holds(i)} THEN 1 ELSE 0 END AS t${i}`] : [])).join('');
+    const db = this.open();
+    const pageEnd = db.prepare<{ after: string; last: number }, string>('SELECT session_id FROM texts WHERE session_id > @after ORDER BY session_id LIMIT 1 OFFSET @last').pluck();
+    const page = db.prepare(`SELECT session_id AS id${columns} FROM texts WHERE session_id > @after AND (@end IS NULL OR session_id <= @end)${required}`);
+    const params = Object.fromEntries(terms.map((term, i) => [`t${i}`, term]));
     const found = terms.map(() => new Set<string>());
-    // instr, not LIKE: no wildcards to escape, and case was already folded by normalizeForSearch.
-    // One column per term, each a CASE: a condition stops at the first of head and tail that holds it.
-    const columns = terms.map((_, i) => `CASE WHEN instr(head, @t${i}) OR instr(tail, @t${i}) THEN 1 ELSE 0 END AS t${i}`);
-    const page = this.open().prepare(`SELECT session_id AS id, ${columns.join(', ')} FROM texts WHERE session_id > @after ORDER BY session_id LIMIT @rows`);
-    const params: Record<string, string | number> = { ...Object.fromEntries(terms.map((term, i) => [`t${i}`, term])), rows: SEARCH_PAGE_ROWS };
     for (let after = ''; ;) {
-      const rows = page.all({ ...params, after }) as Record<string, string | number>[];
-      for (const row of rows) terms.forEach((_, i) => row[`t${i}`] && found[i]?.add(row.id as string));
-      if (rows.length < SEARCH_PAGE_ROWS) return found;
-      after = rows.at(-1)?.id as string;
+      // The page's last id; none when fewer rows are left (the whole rest is the last page).
+      const end = pageEnd.get({ after, last: SEARCH_PAGE_ROWS - 1 });
+      const rows = page.all({ ...params, after, end: end ?? null }) as Record<string, string | number>[];
+      for (const row of rows) terms.forEach((_, i) => (titled[i] ? row[`t${i}`] : true) && found[i]?.add(row.id as string));
+      if (end === undefined) return found;
+      after = end;
       await new Promise((resolve) => setImmediate(resolve));
       if (generation !== this.generation) return undefined;
     }
