@@ -33,6 +33,36 @@ describe('GlobalFollower', () => {
     expect(pages).toEqual([[2500]]);
   });
 
+  it('a catch-up asked for while a read is under way applies what was appended before it was asked for; callers meanwhile share one more read', async () => {
+    const store = await storeWith(10);
+    const readAll = store.readAll.bind(store);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const reads = jest.spyOn(store, 'readAll').mockImplementation(async (options) => {
+      const page = await readAll(options);
+      if (reads.mock.calls.length === 1) await gate; // the first read has its page, then waits
+      return page;
+    });
+    const seen: number[] = [];
+    const follower = new GlobalFollower(store, (events) => seen.push(...events.map((e: RecordedEvent) => (e.data as { i: number }).i)));
+    const first = follower.catchUp();
+    await new Promise((resolve) => setImmediate(resolve)); // the first read has read its page
+    await store.append(
+      's-late',
+      [{ type: 'Noted', data: { i: 10 }, metadata: { eventId: 'late', occurredAt: '2026-11-26T00:00:00.000Z', correlationId: 'c', causationId: 'c', schemaVersion: 1 } }],
+      { expectedRevision: 'no_stream' },
+    );
+    const second = follower.catchUp();
+    const third = follower.catchUp();
+    expect(third).toBe(second);
+    release();
+    await first;
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    await second;
+    expect(seen).toEqual(Array.from({ length: 11 }, (_, i) => i));
+    expect(reads).toHaveBeenCalledTimes(2);
+  });
+
   it('stop() ends a read in progress after its current page, without handing that page over, and reads nothing more', async () => {
     const store = await storeWith(2500);
     const readAll = jest.spyOn(store, 'readAll');

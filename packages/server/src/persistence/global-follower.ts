@@ -5,7 +5,10 @@ const PAGE = 1000;
 /**
  * Follows the store's global order for a projection over every stream (the session list, the
  * history search): each `catchUp()` reads only the events after the last one applied, one
- * reader at a time (concurrent callers share the same read). Reads restart at the last position
+ * reader at a time. What was appended before `catchUp()` was called is applied when it
+ * resolves: a caller that comes while a read is under way (which may have passed what the
+ * caller just wrote) waits for one more read after it, shared with everyone else who came
+ * meanwhile. Reads restart at the last position
  * (inclusive) and skip it, because KurrentDB positions are log offsets: `last + 1` would land
  * inside a record.
  *
@@ -17,6 +20,8 @@ const PAGE = 1000;
 export class GlobalFollower {
   private lastPosition = -1;
   private reading: Promise<void> | undefined;
+  /** The read after the one under way, for callers that came during it. */
+  private nextReading: Promise<void> | undefined;
   private stopped = false;
 
   /** `apply` gets the new events of each page read, in order (a page may go in one transaction). */
@@ -31,8 +36,17 @@ export class GlobalFollower {
   }
 
   catchUp(): Promise<void> {
-    this.reading ??= this.read().finally(() => (this.reading = undefined));
-    return this.reading;
+    if (this.reading === undefined) {
+      this.reading = this.read().finally(() => (this.reading = undefined));
+      return this.reading;
+    }
+    this.nextReading ??= this.reading
+      .catch(() => undefined)
+      .then(() => {
+        this.nextReading = undefined;
+        return this.catchUp();
+      });
+    return this.nextReading;
   }
 
   private async read(): Promise<void> {
