@@ -1,7 +1,8 @@
 import type { RecordedEvent } from '@oneclaw/core';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { GlobalFollower } from '../persistence/global-follower';
-import { historyEventOf, snippetOf, type HistoryHit, type HistoryIndexOptions, type HistoryQuery } from '../tools/builtin/core/history-index';
+import { historyEventOf } from '../sessions/history-event';
+import { snippetOf, type HistoryHit, type HistoryIndexOptions, type HistoryQuery } from '../tools/builtin/core/history-index';
 
 interface HistoryDoc {
   readonly id: string;

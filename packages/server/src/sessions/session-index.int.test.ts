@@ -26,6 +26,15 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
   const start = (id: string) => sessions.record(id, { type: 'StartSession', sessionId: id, agentId: 'default' }, { commandId: `${id}-start` });
   const say = (id: string, messageId: string, text: string) => sessions.record(id, { type: 'RecordUserMessage', messageId, text }, { commandId: messageId });
   const found = async (query: string) => (await index.list(query)).map((s) => s.sessionId).sort();
+  /** 1,100 sessions (more than four pages), five of them with "needle"; gives their ids by number. */
+  const needleSessions = async () => {
+    const id = (i: number) => `s${String(i).padStart(4, '0')}`;
+    for (let i = 0; i < 1_100; i++) {
+      await start(id(i));
+      await say(id(i), `m${i}`, i % 250 === 7 ? `a needle ${i}` : `hay ${i}`);
+    }
+    return id;
+  };
   const rows = (db: Database.Database | undefined) => db?.prepare('SELECT session_id, head, tail FROM texts ORDER BY session_id').all();
 
   beforeEach(() => {
@@ -89,11 +98,7 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
   });
 
   it(`a search over more sessions than one page (${SEARCH_PAGE_ROWS}) finds them all, and lets other work run between pages`, async () => {
-    const id = (i: number) => `s${String(i).padStart(4, '0')}`;
-    for (let i = 0; i < 1_100; i++) {
-      await start(id(i));
-      await say(id(i), `m${i}`, i % 250 === 7 ? `a needle ${i}` : `hay ${i}`);
-    }
+    const id = await needleSessions();
     expect(await found('hay')).toHaveLength(1_095); // the texts are read: what follows is the search alone
     let ticks = 0;
     let searching = true;
@@ -110,11 +115,7 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
   });
 
   it('a search whose texts break between two of its pages starts again on new ones and answers in full; one that the server stops answers search_unavailable', async () => {
-    const id = (i: number) => `s${String(i).padStart(4, '0')}`;
-    for (let i = 0; i < 1_100; i++) {
-      await start(id(i));
-      await say(id(i), `m${i}`, i % 250 === 7 ? `a needle ${i}` : `hay ${i}`);
-    }
+    const id = await needleSessions();
     expect(await found('hay')).toHaveLength(1_095);
     // Runs after the search's first page, when it lets other work run.
     setImmediate(() => opened[0]?.exec('DROP TABLE texts'));

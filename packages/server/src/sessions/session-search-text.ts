@@ -3,6 +3,7 @@ import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core
 import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import { openAnonymousDatabase, setUpOrClose } from '../persistence/anonymous-database';
 import { GlobalFollower } from '../persistence/global-follower';
+import { historyEventOf } from './history-event';
 
 /** Characters of a session's message text kept from its start, and from its latest messages, for list search. */
 export const SEARCH_HEAD_CHARS = 8_000;
@@ -70,8 +71,6 @@ export class SessionSearchTexts implements SearchTexts {
   /** Counts rebuilds: a search whose reading or scanning spanned one starts again on the new texts. */
   private generation = 0;
   private closed = false;
-  /** The rows changed in the page of events being applied (null: removed), written when it ends. */
-  private readonly pending = new Map<string, KeptText | null>();
 
   constructor(private readonly options: SessionSearchTextsOptions) {
     this.follow();
@@ -147,7 +146,6 @@ export class SessionSearchTexts implements SearchTexts {
   /** Drops the texts and everything read into them; the next search reads the store from the start. */
   private rebuild(): void {
     this.follower.stop();
-    this.pending.clear();
     this.db?.close();
     this.db = undefined;
     this.statements = undefined;
@@ -172,35 +170,26 @@ export class SessionSearchTexts implements SearchTexts {
     return db;
   }
 
-  /** One page of the store's events: what it changed, written in one transaction (nothing of it if that fails). */
+  /** One page of the store's events: each session's row it changed (null: removed), read and written once, in one transaction. */
   private applyPage(events: readonly RecordedEvent[]): void {
     const db = this.open();
-    const statements = this.statements as Statements;
-    try {
-      for (const event of events) this.apply(event, statements);
-      db.transaction(() => {
-        for (const [sessionId, kept] of this.pending) {
-          if (kept === null) statements.remove.run(sessionId);
-          else statements.write.run(sessionId, kept.head, kept.tail);
-        }
-      })();
-    } finally {
-      this.pending.clear();
+    const { read, write, remove } = this.statements as Statements;
+    const changed = new Map<string, KeptText | null>();
+    for (const event of events) {
+      // The list matches what the session shows: the conversation since the last clear; a deleted session not at all.
+      if (event.type === 'SessionArchived' && event.streamId.startsWith(STREAM_PREFIX)) changed.set(event.streamId.slice(STREAM_PREFIX.length), null);
+      const said = historyEventOf(event);
+      if (said?.type === 'cleared') changed.set(said.sessionId, null);
+      if (said?.type !== 'message') continue;
+      const kept = changed.has(said.sessionId) ? changed.get(said.sessionId) : read.get(said.sessionId);
+      changed.set(said.sessionId, appendSearchText(kept ?? { head: '', tail: '' }, said.text));
     }
-  }
-
-  private apply(event: RecordedEvent, statements: Statements): void {
-    if (!event.streamId.startsWith(STREAM_PREFIX)) return;
-    const sessionId = event.streamId.slice(STREAM_PREFIX.length);
-    const data = event.data as Record<string, unknown>;
-    // The list matches what the session shows: the conversation since the last clear; a deleted session not at all.
-    if (event.type === 'SessionCleared' || event.type === 'SessionArchived') this.pending.set(sessionId, null);
-    if (event.type === 'MessageSent' && (data.role === 'user' || data.role === 'assistant') && typeof data.text === 'string') {
-      const pending = this.pending.get(sessionId);
-      const kept = pending === undefined ? (statements.read.get(sessionId) ?? { head: '', tail: '' }) : (pending ?? { head: '', tail: '' });
-      const next = appendSearchText(kept, data.text);
-      if (next !== kept) this.pending.set(sessionId, next);
-    }
+    db.transaction(() => {
+      for (const [sessionId, kept] of changed) {
+        if (kept === null) remove.run(sessionId);
+        else write.run(sessionId, kept.head, kept.tail);
+      }
+    })();
   }
 }
 

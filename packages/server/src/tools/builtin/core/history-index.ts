@@ -4,6 +4,7 @@ import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import type { MemoryFile } from './memory-file';
 import { openAnonymousDatabase, setUpOrClose } from '../../../persistence/anonymous-database';
 import { GlobalFollower } from '../../../persistence/global-follower';
+import { historyEventOf } from '../../../sessions/history-event';
 
 export type HistoryScope = 'all' | 'memory' | 'sessions';
 
@@ -44,7 +45,6 @@ interface DocRow {
   readonly rank: number;
 }
 
-const STREAM_PREFIX = 'session-';
 const SNIPPET_BEFORE = 80;
 const SNIPPET_AFTER = 160;
 /** A query is cut to this many distinct words, each to this many characters (the model writes the query). */
@@ -249,20 +249,6 @@ export class HistoryIndex {
     }
     return found;
   }
-}
-
-/** What the index takes from an event: a session's clear, or a user or assistant message's text (tool results are not indexed). */
-type HistoryEvent =
-  { readonly type: 'cleared'; readonly sessionId: string } | { readonly type: 'message'; readonly sessionId: string; readonly role: 'user' | 'assistant'; readonly text: string };
-
-export function historyEventOf(event: RecordedEvent): HistoryEvent | null {
-  if (!event.streamId.startsWith(STREAM_PREFIX)) return null;
-  const sessionId = event.streamId.slice(STREAM_PREFIX.length);
-  if (event.type === 'SessionCleared') return { type: 'cleared', sessionId };
-  if (event.type !== 'MessageSent') return null;
-  const data = event.data as { role?: unknown; text?: unknown };
-  if ((data.role !== 'user' && data.role !== 'assistant') || typeof data.text !== 'string' || data.text.trim() === '') return null;
-  return { type: 'message', sessionId, role: data.role, text: data.text };
 }
 
 /** The words typos are looked for in: at most 8, of 5 letters or more, not Chinese or Japanese. */
