@@ -118,9 +118,11 @@ export interface UiHarness {
   /**
    * A new browser context (fresh storage) on the UI. With `signedIn` (the default) it opens the
    * link the server prints, `/#token=...`, so the token is saved as a user's first visit would.
-   * Page errors (uncaught exceptions, CSP violations) are collected in `errors`.
+   * Page errors (uncaught exceptions, CSP violations) are collected in `errors`. With `fakeClock`
+   * the page's timers run on Playwright's clock (installed before the page loads), which a test
+   * can pause and move on itself.
    */
-  open(options?: { device?: Device; hash?: string; signedIn?: boolean }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  open(options?: { device?: Device; hash?: string; signedIn?: boolean; fakeClock?: boolean }): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
   /** An authorized JSON request to the server (for setting up state and checking it); throws on a non-2xx answer. */
   api<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
   /** Stops the server and starts it again on the same data directory and port. */
@@ -166,9 +168,10 @@ export async function startUiHarness(options: { env?: Record<string, string> } =
       return server;
     },
     browser,
-    async open({ device = DESKTOP, hash = '#/', signedIn = true } = {}) {
+    async open({ device = DESKTOP, hash = '#/', signedIn = true, fakeClock = false } = {}) {
       const context = await browser.newContext({ ...device });
       contexts.push(context);
+      if (fakeClock) await context.clock.install();
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));

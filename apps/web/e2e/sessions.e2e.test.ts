@@ -15,6 +15,7 @@ import {
   type Device,
   type UiHarness,
 } from './harness';
+import { SEARCH_SETTLE_MS } from '../src/chat/use-settled-query';
 
 const describeUi = chromiumAvailable ? describe : describe.skip;
 jest.setTimeout(120_000);
@@ -215,6 +216,43 @@ for (const [viewport, device] of VIEWPORTS) {
       await page.getByRole('heading', { level: 1, name: 'New session' }).waitFor();
       expect(await sessions()).toEqual([]);
       expect(errors.filter((e) => !e.includes('410'))).toEqual([]);
+    });
+
+    test(`S6 (${viewport}): the search waits until typing pauses (${SEARCH_SETTLE_MS} ms): one request for a word, not one per keystroke; emptying the box lists every session at once`, async () => {
+      for (const [sessionId, title] of [
+        ['settle-a', 'Alpha notes'],
+        ['settle-b', 'Beta notes'],
+      ]) {
+        await ui.api('POST', '/api/sessions', { sessionId });
+        await ui.api('PATCH', `/api/sessions/${sessionId}`, { title });
+      }
+      const { page, errors } = await ui.open({ device, hash: '#/sessions/settle-a', fakeClock: true });
+      const searched: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname === '/api/sessions' && url.searchParams.has('q')) searched.push(url.searchParams.get('q') ?? '');
+      });
+      const list = await openList(page, device);
+      await waitForCount(rows(list), 2);
+
+      // Time stands still: however the keys are spaced in real time, typing has not paused.
+      await page.clock.pauseAt(Date.now() + 60_000);
+      const search = list.getByRole('searchbox', { name: 'Search sessions' });
+      await search.pressSequentially('alpha');
+      expect(await search.inputValue()).toBe('alpha');
+      expect(searched).toEqual([]);
+      await page.clock.runFor(SEARCH_SETTLE_MS + 100);
+      await waitForCount(rows(list), 1);
+      await waitForText(rows(list).first().locator('.session-list__title'), 'Alpha notes');
+      expect(searched).toEqual(['alpha']);
+
+      // Emptied: the whole list, sooner than a search would have waited.
+      await search.fill('');
+      await page.clock.runFor(SEARCH_SETTLE_MS / 2);
+      await waitForCount(rows(list), 2);
+      expect(searched).toEqual(['alpha']);
+      await page.clock.resume();
+      expect(errors).toEqual([]);
     });
   });
 }

@@ -1,22 +1,24 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
 import { routeHref } from '../routes';
 import type { SessionSummary } from '@oneclaw/api-contract';
 import { SessionListItem } from './session-list-item';
 import { notifySessionsChanged, onSessionsChanged } from './sessions-changed';
+import { useSettledQuery } from './use-settled-query';
 import './chat.css';
 
 /**
  * Every session, newest activity first (the server's order), with a search box and a link that
  * opens a new-session draft (#/new: nothing is created until its first message is sent). It
  * re-reads the list whenever the chat signals a change (sessions-changed.ts), when the current
- * session changes, and as the search changes (the server searches titles and message text).
+ * session changes, and when typing in the search box pauses (the server searches titles and
+ * message text).
  */
 export function SessionList({ currentSessionId }: { currentSessionId?: string }) {
   const api = useApi();
-  const [search, setSearch] = useState('');
-  const query = search.trim();
+  const search = useSettledQuery();
+  const { query } = search;
   const sessions = useResource(
     (client, signal) => client.get<{ sessions: SessionSummary[] }>(`/api/sessions${query ? `?q=${encodeURIComponent(query)}` : ''}`, { signal }),
     [currentSessionId, query],
@@ -52,7 +54,14 @@ export function SessionList({ currentSessionId }: { currentSessionId?: string })
         <label for="session-search" class="visually-hidden">
           Search sessions
         </label>
-        <input id="session-search" type="search" maxLength={200} placeholder="Search titles and messages" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        <input
+          id="session-search"
+          type="search"
+          maxLength={200}
+          placeholder="Search titles and messages"
+          value={search.text}
+          onInput={(e) => search.setText(e.currentTarget.value)}
+        />
       </div>
       {sessions.error && (
         <p class="error" role="alert">

@@ -35,6 +35,7 @@ import {
   type SendMessageBody,
   type StartSessionBody,
 } from './body-schemas';
+import { clientGoneSignal } from './client-gone';
 import { eventsPageOf } from './events-page';
 import { revisionFromIfMatch } from './if-match';
 import { editMessageBody, retryTurnBody, type EditMessageBody, type RetryTurnBody } from './redo-body-schemas';
@@ -67,10 +68,18 @@ export class SessionsController {
 
   @Get()
   @ApiOperation({ summary: 'ListSessions: newest activity first, without deleted ones; q= keeps those whose title or message text holds each word (any case)' })
-  async list(@Query('q') q: unknown): Promise<SessionsAnswer> {
+  async list(@Query('q') q: unknown, @Res({ passthrough: true }) res: ServerResponse): Promise<SessionsAnswer> {
     // ?q=a&q=b arrives as an array: one search box sends one q.
     const query = typeof q === 'string' ? q : Array.isArray(q) ? q.join(' ') : '';
-    return { sessions: await this.queries.execute(new ListSessionsQuery(query)) };
+    const gone = clientGoneSignal(res);
+    try {
+      return { sessions: await this.queries.execute(new ListSessionsQuery(query, gone)) };
+    } catch (error) {
+      // The client went away (a search box aborts the request of each earlier keystroke): there
+      // is no one to answer, and nothing failed, so nothing is logged.
+      if (gone.aborted) return { sessions: [] };
+      throw error;
+    }
   }
 
   @Get(':id')

@@ -2,6 +2,7 @@ import type { SessionView, TurnAnswer, TurnResult } from '@oneclaw/api-contract'
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../logging/logger';
 import type { TurnObserver } from '../turns/turn-observer';
+import { clientGoneSignal } from './client-gone';
 import { logServerFault, toProblem } from './problem-details.filter';
 import { SseWriter } from './sse-writer';
 
@@ -27,12 +28,9 @@ export function wantsSessionView(include: unknown): boolean {
  * status; a client that goes away cancels its turn (API-18).
  */
 export async function respondWithTurn({ res, accept, logger, run, session }: TurnResponse): Promise<void> {
-  const gone = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) gone.abort(new DOMException('the client disconnected', 'AbortError'));
-  });
+  const gone = clientGoneSignal(res);
   if (!accept?.includes('text/event-stream')) {
-    const result = await run(undefined, gone.signal);
+    const result = await run(undefined, gone);
     // The view is opt-in: it re-reads the session and grows with it (F5: 19 KB after 20 turns).
     const answer: TurnAnswer = session ? { ...result, session: await session() } : result;
     const body = JSON.stringify(answer);
@@ -42,7 +40,7 @@ export async function respondWithTurn({ res, accept, logger, run, session }: Tur
   }
   const sse = new SseWriter(res);
   try {
-    const result = await run((update) => sse.send(update.type, update), gone.signal);
+    const result = await run((update) => sse.send(update.type, update), gone);
     sse.send('done', result);
   } catch (error) {
     if (!sse.isOpen) throw error; // nothing streamed yet: answer with the error's status

@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type Database from 'better-sqlite3';
 import { InMemoryEventStore } from '@oneclaw/core';
 import { testCatalogue } from '@oneclaw/core/testing';
@@ -112,6 +112,27 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
     expect(needles).toEqual([id(7), id(257), id(507), id(757), id(1007)]);
     // Five pages, four turns of the event loop between them (one scan of all would give none).
     expect(ticks).toBeGreaterThanOrEqual(4);
+  });
+
+  it('a search whose signal aborts (its client went away) stops at the next page and rejects with the reason; one aborted before it starts scans nothing', async () => {
+    await needleSessions();
+    expect(await found('hay')).toHaveLength(1_095); // the texts are read: what follows is the search alone
+    // Every page of a search is one `all` of a statement (five pages here, as a whole search makes).
+    const statement = Object.getPrototypeOf(opened[0]!.prepare('SELECT 1')) as { all: (...args: unknown[]) => unknown[] };
+    const pages = jest.spyOn(statement, 'all');
+    try {
+      const gone = new AbortController();
+      // Runs after the search's first page, when it lets other work run.
+      setImmediate(() => gone.abort(new DOMException('the client disconnected', 'AbortError')));
+      await expect(index.list('needle', gone.signal)).rejects.toMatchObject({ name: 'AbortError', message: 'the client disconnected' });
+      expect(pages).toHaveBeenCalledTimes(1);
+      await expect(index.list('needle', AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' });
+      expect(pages).toHaveBeenCalledTimes(1);
+      expect(await found('needle')).toHaveLength(5);
+      expect(pages).toHaveBeenCalledTimes(6);
+    } finally {
+      pages.mockRestore();
+    }
   });
 
   it('a search whose texts break between two of its pages starts again on new ones and answers in full; one that the server stops answers search_unavailable', async () => {

@@ -39,13 +39,16 @@ export class SessionIndex {
     this.texts = texts ?? new SessionSearchTexts({ store });
   }
 
-  /** Newest activity first; with `query`, only sessions whose title or messages hold each of its words (any case). */
-  async list(query = ''): Promise<readonly SessionSummary[]> {
+  /**
+   * Newest activity first; with `query`, only sessions whose title or messages hold each of its
+   * words (any case). An aborted `signal` stops the search of the messages (SearchTexts).
+   */
+  async list(query = '', signal?: AbortSignal): Promise<readonly SessionSummary[]> {
     await this.follower.catchUp();
     const terms = [...new Set(searchTerms(query))];
     const titles = new Map([...this.sessions.values()].map((e) => [e.sessionId, normalizeForSearch(e.title)]));
     const titled = terms.map((term) => [...titles.values()].some((title) => title.includes(term)));
-    const inText = terms.length === 0 ? [] : await this.texts.sessionsWith(terms, titled);
+    const inText = terms.length === 0 ? [] : await this.texts.sessionsWith(terms, titled, signal);
     const matches = (e: Entry) => terms.every((term, i) => titles.get(e.sessionId)?.includes(term) || inText[i]?.has(e.sessionId));
     return [...this.sessions.values()]
       .filter((e) => terms.length === 0 || matches(e))

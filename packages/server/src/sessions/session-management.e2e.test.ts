@@ -1,12 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SESSION_TITLE_MAX_CHARS, type RecordedEvent } from '@oneclaw/core';
 import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { openLiveSse } from '../testing/live-sse';
-import { startTestServer, type ApiResponse, type TestServer } from '../testing/test-server';
-import { SEARCH_HEAD_CHARS, SEARCH_TAIL_CHARS } from './session-search-text';
+import { waitFor } from '../testing/server-process';
+import { startTestServer, TEST_API_TOKEN, type ApiResponse, type TestServer } from '../testing/test-server';
+import { SEARCH_HEAD_CHARS, SEARCH_TAIL_CHARS, SessionSearchTexts } from './session-search-text';
 
 /**
  * Session management over real HTTP (SQLite store, a FAKE OpenAI-compatible model on loopback):
@@ -212,6 +214,30 @@ describe('S1 session management over HTTP (rename, delete as archive, search; FA
     expect(before.find((s) => s.sessionId === 'renamed-edit')?.title).toBe('My name');
     expect(await ids('alfama')).toEqual(['trip']);
     expectProblem(await server.api('GET', '/api/sessions/doomed'), 410, 'session_archived');
+  });
+
+  it('a search whose client goes away is told so (its signal aborts, so it stops: session-index.int.test.ts) and nothing is logged as failed', async () => {
+    // The texts' search is held until its signal aborts: what is checked is that the HTTP layer
+    // passes down a signal that a closed connection aborts, and answers nobody quietly.
+    let signal: AbortSignal | undefined;
+    const searchTexts = jest.spyOn(SessionSearchTexts.prototype, 'sessionsWith').mockImplementationOnce((_terms, _titled, given) => {
+      signal = given;
+      return new Promise((_resolve, reject) => given?.addEventListener('abort', () => reject(given.reason as Error)));
+    });
+    const request = http.get(`${server.url}/api/sessions?q=alfama`, { headers: { authorization: `Bearer ${TEST_API_TOKEN}` } });
+    request.on('error', () => undefined); // the destroy below
+    try {
+      await waitFor('the search to start', async () => signal);
+      expect(signal?.aborted).toBe(false);
+      request.destroy();
+      await waitFor('the search to be told the client went away', async () => (signal?.aborted ? true : undefined));
+      expect(signal?.reason).toMatchObject({ name: 'AbortError' });
+    } finally {
+      request.destroy();
+      searchTexts.mockRestore();
+    }
+    expect(await ids('alfama')).toEqual(['trip']); // the next search is whole
+    expect(server.logLines.text()).not.toContain('request failed');
   });
 
   it('a long session stays searchable at its start and its end; the middle beyond the cap is not kept', async () => {

@@ -29,9 +29,10 @@ export interface SearchTexts {
    * For each of `terms` (at least one, distinct, normalised: `searchTerms`), the sessions whose
    * kept text holds it. `titled[i]` says whether some session's title holds `terms[i]`: a term no
    * title holds has to be in the text, so a session without one of those is in no set at all
-   * (the search stops at the first such term a session lacks).
+   * (the search stops at the first such term a session lacks). Once `signal` is aborted (the
+   * client went away) it rejects with the signal's reason and scans no further page.
    */
-  sessionsWith(terms: readonly string[], titled: readonly boolean[]): Promise<Set<string>[]>;
+  sessionsWith(terms: readonly string[], titled: readonly boolean[], signal?: AbortSignal): Promise<Set<string>[]>;
   close(): void;
 }
 
@@ -76,15 +77,15 @@ export class SessionSearchTexts implements SearchTexts {
     this.follow();
   }
 
-  async sessionsWith(terms: readonly string[], titled: readonly boolean[]): Promise<Set<string>[]> {
+  async sessionsWith(terms: readonly string[], titled: readonly boolean[], signal?: AbortSignal): Promise<Set<string>[]> {
     try {
-      return await this.searchOnce(terms, titled);
+      return await this.searchOnce(terms, titled, signal);
     } catch (error) {
       if (!isSqliteError(error)) throw error;
       // Only a cache of the store: a new one is made and the search runs again.
       this.rebuild();
       try {
-        return await this.searchOnce(terms, titled);
+        return await this.searchOnce(terms, titled, signal);
       } catch (again) {
         if (!isSqliteError(again)) throw again;
         this.rebuild();
@@ -99,11 +100,13 @@ export class SessionSearchTexts implements SearchTexts {
     this.rebuild();
   }
 
-  private async searchOnce(terms: readonly string[], titled: readonly boolean[]): Promise<Set<string>[]> {
+  private async searchOnce(terms: readonly string[], titled: readonly boolean[], signal: AbortSignal | undefined): Promise<Set<string>[]> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const generation = this.generation;
+      // The catch-up is shared with other searches, so it is not cancelled: only this search is.
       await this.follower.catchUp();
-      const found = generation === this.generation ? await this.scan(terms, titled, generation) : undefined;
+      signal?.throwIfAborted();
+      const found = generation === this.generation ? await this.scan(terms, titled, generation, signal) : undefined;
       if (found) return found;
     }
     throw new OneClawError('search_unavailable', 'The session search was being rebuilt. Search again.');
@@ -116,7 +119,7 @@ export class SessionSearchTexts implements SearchTexts {
    * first one a row lacks; each other term is a CASE column (a condition there stops at the
    * first of head and tail that holds it; a bare OR in a result column would evaluate both).
    */
-  private async scan(terms: readonly string[], titled: readonly boolean[], generation: number): Promise<Set<string>[] | undefined> {
+  private async scan(terms: readonly string[], titled: readonly boolean[], generation: number, signal: AbortSignal | undefined): Promise<Set<string>[] | undefined> {
     const holds = (i: number) => `(instr(head, @t${i}) OR instr(tail, @t${i}))`;
     const required = terms.flatMap((_, i) => (titled[i] ? [] : [` AND ${holds(i)}`])).join('');
     const columns = terms.flatMap((_, i) => (titled[i] ? [`, CASE WHEN ${holds(i)} THEN 1 ELSE 0 END AS t${i}`] : [])).join('');
@@ -135,6 +138,8 @@ export class SessionSearchTexts implements SearchTexts {
       if (end === undefined) return found;
       after = end;
       await new Promise((resolve) => setImmediate(resolve));
+      // A search nobody waits for any more (a keystroke later, a closed tab) stops here.
+      signal?.throwIfAborted();
       if (generation !== this.generation) return undefined;
     }
   }

@@ -16,6 +16,6 @@ export class ListSessionsHandler implements IQueryHandler<ListSessionsQuery> {
         max: MAX_SESSION_QUERY_CHARS,
       });
     }
-    return this.index.list(query.query);
+    return this.index.list(query.query, query.signal);
   }
 }

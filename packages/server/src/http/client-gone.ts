@@ -1,0 +1,13 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * A signal aborted when the client goes away before its answer is finished (a closed tab, a
+ * search box's earlier keystroke whose request the browser aborted), so the work for it stops.
+ */
+export function clientGoneSignal(res: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort(new DOMException('the client disconnected', 'AbortError'));
+  });
+  return gone.signal;
+}
