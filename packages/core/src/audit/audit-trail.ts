@@ -1,3 +1,4 @@
+import { REASONING_EFFORTS, type ReasoningEffort } from '../config/config-events';
 import type { EventEnvelope, RecordedEvent } from '../events/event-envelope';
 import { asSessionEvent } from '../events/session-event-guards';
 import type { MessageData, ReplyAdjustments, SessionEvent, ToolCall, ToolGroupLoadSource } from '../events/session-events';
@@ -51,6 +52,8 @@ export interface AuditModelRequest {
   readonly provider: string;
   readonly model: string;
   readonly schemaTokens: number;
+  /** The reasoning effort the request asked for; absent: none (or not recorded, in older streams). */
+  readonly reasoningEffort?: ReasoningEffort;
   /** Exactly what was sent, in the order sent. */
   readonly toolNames: readonly string[];
   /** `toolNames` with a reason each, same order. */
@@ -124,6 +127,8 @@ export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
       case 'ModelRequested': {
         const number = requests.length + 1;
         const { provider, model, toolNames, schemaTokens } = event.data;
+        // Not checked by the event guard (nothing is derived from it): only a known value is shown.
+        const reasoningEffort = REASONING_EFFORTS.find((effort) => effort === event.data.reasoningEffort);
         const loadedGroups = groups.list();
         requests.push({
           number,
@@ -132,11 +137,13 @@ export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
           provider,
           model,
           schemaTokens,
+          ...(reasoningEffort ? { reasoningEffort } : {}),
           toolNames: [...toolNames],
           tools: toolNames.map((name) => ({ name, reason: reasonFor(name, loadedGroups) })),
           loadedGroups,
         });
-        line(`model request #${number} ${provider}/${model}: ${plural(toolNames.length, 'tool')}, ${schemaTokens} schema tokens`);
+        const effort = reasoningEffort ? `, reasoning effort ${reasoningEffort}` : '';
+        line(`model request #${number} ${provider}/${model}: ${plural(toolNames.length, 'tool')}, ${schemaTokens} schema tokens${effort}`);
         break;
       }
       case 'TurnFinished':

@@ -1,3 +1,4 @@
+import type { ReasoningEffort } from '../config/config-events';
 import type { EventEnvelope } from './event-envelope';
 
 /** Schema version written into new session events; readers accept this version and older. */
@@ -183,6 +184,14 @@ export type ModelRequested = EventEnvelope<
     readonly toolNames: readonly string[];
     /** Tokens the tool schemas cost in this request, counted with a real tokenizer. */
     readonly schemaTokens: number;
+    /**
+     * The model's reasoning setting this request was made with (the config's when it went out; a
+     * later change does not rewrite it). The provider maps it to its own field; the Anthropic
+     * adapter sends no thinking for the rest of a turn whose tool-calling reply has no signed
+     * thinking block (anthropic-provider.ts). Absent: none set (the provider's default), and in
+     * streams recorded before it was kept.
+     */
+    readonly reasoningEffort?: ReasoningEffort;
   }
 >;
 

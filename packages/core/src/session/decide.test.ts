@@ -234,6 +234,13 @@ describe('session decider', () => {
     s.when({ type: 'RecordModelRequest', provider: 'x', model: 'y', toolNames: [], schemaTokens: -1 }).thenThrows('invalid_command');
   });
 
+  it('a model request records the reasoning effort it asked for, and only a known one', () => {
+    const s = sessionScenario(catalogue).given(start);
+    const [event] = s.record({ type: 'RecordModelRequest', provider: 'anthropic', model: 'claude-x', toolNames: [], schemaTokens: 0, reasoningEffort: 'high' });
+    expect(event?.data).toEqual({ provider: 'anthropic', model: 'claude-x', toolNames: [], schemaTokens: 0, reasoningEffort: 'high' });
+    s.when({ type: 'RecordModelRequest', provider: 'x', model: 'y', toolNames: [], schemaTokens: 0, reasoningEffort: 'extreme' as 'high' }).thenThrows('invalid_command');
+  });
+
   it('stamps every event of a decision with the given correlation and causation ids, else the first event id', () => {
     const ctx = { now: () => new Date('2026-05-01T10:00:00Z'), newId: deterministicIds('k'), catalogue };
     const started = replay(decide(start, initialSessionState, ctx));

@@ -1,3 +1,4 @@
+import { REASONING_EFFORTS } from '../config/config-events';
 import type { DecisionContext } from '../aggregate/decider';
 import { stampEvents } from '../aggregate/stamp-events';
 import {
@@ -175,6 +176,9 @@ export function decideSession(command: SessionCommand, state: SessionState, ctx:
       if (!Number.isInteger(command.schemaTokens) || command.schemaTokens < 0) {
         throw sessionErrors.invalidCommand('schemaTokens must be a whole number of tokens, 0 or more.');
       }
+      if (command.reasoningEffort !== undefined && !REASONING_EFFORTS.includes(command.reasoningEffort)) {
+        throw sessionErrors.invalidCommand(`reasoningEffort must be one of ${REASONING_EFFORTS.join(', ')}, or left out when none is asked.`);
+      }
       return [
         {
           type: 'ModelRequested',
@@ -183,6 +187,7 @@ export function decideSession(command: SessionCommand, state: SessionState, ctx:
             model: command.model,
             toolNames: [...command.toolNames],
             schemaTokens: command.schemaTokens,
+            ...(command.reasoningEffort !== undefined ? { reasoningEffort: command.reasoningEffort } : {}),
           },
         },
       ];

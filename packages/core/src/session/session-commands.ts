@@ -1,3 +1,4 @@
+import type { ReasoningEffort } from '../config/config-events';
 import type { AttachmentRef, CompactionTrigger, ReplyAdjustments, ToolCall, ToolGroupLoadSource, TurnHost, TurnStopReason } from '../events/session-events';
 
 export interface StartSession {
@@ -65,6 +66,8 @@ export interface RecordModelRequest {
   readonly model: string;
   readonly toolNames: readonly string[];
   readonly schemaTokens: number;
+  /** The reasoning effort the request asks for; absent: none (the provider's default). */
+  readonly reasoningEffort?: ReasoningEffort;
 }
 
 export interface RecordTurnFinished {

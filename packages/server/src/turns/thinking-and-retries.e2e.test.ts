@@ -65,6 +65,8 @@ describe('S6 model shown, provider retries and streamed reasoning over HTTP (FAK
     expect(events.find((e) => e.event === 'assistant_message')?.data).not.toHaveProperty('reasoning');
 
     expect(assistants(await eventsOf())).toEqual([expect.objectContaining({ text: 'Hello.', provider: 'openai', model: MODEL })]);
+    // No reasoning set for the model: none asked, none recorded.
+    expect((await eventsOf()).find((e) => e.type === 'ModelRequested')?.data).not.toHaveProperty('reasoningEffort');
     const view = (await server.api('GET', '/api/sessions/s')).body;
     expect(view.messages.at(-1)).toMatchObject({ role: 'assistant', provider: 'openai', model: MODEL });
   });
@@ -137,6 +139,13 @@ describe('S6 reasoning asked of a FAKE Anthropic model: signed thinking blocks a
     expect(second?.messages[1]).toMatchObject({ role: 'assistant', content: [{ type: 'thinking' }, { type: 'tool_use' }] });
     const [assistant] = assistants(await eventsOf());
     expect(assistant).toMatchObject({ reasoning: 'Check the time.', providerMetadata: { provider: 'anthropic' } });
+    // Each request records the effort it was made with, so a later change of the setting leaves the audit true.
+    expect((await server.api('PATCH', '/api/providers/env/models/claude-sonnet-4-5', { reasoning: 'high' })).status).toBe(200);
+    const requested = (await eventsOf()).filter((e) => e.type === 'ModelRequested').map((e) => (e.data as { reasoningEffort?: unknown }).reasoningEffort);
+    expect(requested).toEqual(['low', 'low']);
+    expect((await server.api('GET', '/api/sessions/s/audit?format=text')).text).toMatch(
+      /model request #2 anthropic\/claude-sonnet-4-5: \d+ tools, \d+ schema tokens, reasoning effort low\n/,
+    );
   });
 
   it('S6 thinking that holds a secret: the signed blocks are not recorded (a signed block cannot be redacted), the reply says so, and the loop goes on without thinking', async () => {

@@ -264,6 +264,7 @@ class Turn {
         model,
         toolNames: payload.toolNames,
         schemaTokens: payload.schemaTokens,
+        ...(this.provider.reasoning !== undefined ? { reasoningEffort: this.provider.reasoning } : {}),
       });
       this.rounds += 1;
       const answeredBy = { provider: this.provider.client.name, model };
