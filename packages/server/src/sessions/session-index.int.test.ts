@@ -7,6 +7,7 @@ import { testCatalogue } from '@oneclaw/core/testing';
 import { openAnonymousDatabase } from '../persistence/anonymous-database';
 import { SessionIndex } from './session-index';
 import { SessionRepository } from './session-repository';
+import { CACHE_PAUSE_MS } from '../persistence/cache-pause';
 import { SEARCH_HEAD_CHARS, SEARCH_PAGE_ROWS, SessionSearchTexts } from './session-search-text';
 
 /** A full collection, so heap figures count what is retained only. */
@@ -21,6 +22,8 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
   let opened: Database.Database[];
   /** How many of the next databases opened fail as soon as they are used (a full disk would). */
   let failingOpens: number;
+  /** The texts' clock (milliseconds): a pause after failures ends when it is moved on. */
+  let nowMs: number;
   let index: SessionIndex;
 
   const start = (id: string) => sessions.record(id, { type: 'StartSession', sessionId: id, agentId: 'default' }, { commandId: `${id}-start` });
@@ -42,13 +45,14 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
     sessions = new SessionRepository(store, testCatalogue());
     opened = [];
     failingOpens = 0;
+    nowMs = Date.parse('2026-11-27T06:00:00Z');
     const openDatabase = () => {
       const db = openAnonymousDatabase();
       // The texts' table already there: creating it fails with a SQLite error.
       if (failingOpens-- > 0) db.exec('CREATE TABLE texts (broken)');
       return opened[opened.push(db) - 1] as Database.Database;
     };
-    index = new SessionIndex(store, new SessionSearchTexts({ store, openDatabase }));
+    index = new SessionIndex(store, new SessionSearchTexts({ store, openDatabase, now: () => nowMs }));
   });
   afterEach(() => index.close());
 
@@ -189,13 +193,21 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
     ]);
   });
 
-  it('texts that fail again when made anew answer search_unavailable, never half-written; the list without a search still works, and the next search starts afresh', async () => {
+  it(`texts that fail again when made anew answer search_unavailable, never half-written; the list without a search still works; searches answer at once for ${CACHE_PAUSE_MS / 1000} s, then start afresh`, async () => {
     await start('a');
     await say('a', 'a1', 'kubernetes upgrade');
     failingOpens = 2;
     await expect(index.list('kubernetes')).rejects.toMatchObject({ code: 'search_unavailable', message: expect.stringContaining('SQLITE_ERROR') });
     expect(opened.map((db) => db.open)).toEqual([false, false]);
     expect(await found('')).toEqual(['a']);
+    // Paused: no database is made and the store is not read again, however many searches come.
+    const reads = jest.spyOn(store, 'readAll');
+    nowMs += CACHE_PAUSE_MS - 1;
+    for (let i = 0; i < 3; i++) await expect(index.list('kubernetes')).rejects.toMatchObject({ code: 'search_unavailable', details: { retryAfterSeconds: 1 } });
+    expect(opened).toHaveLength(2);
+    // The list's own catch-up reads on from where it was; nothing reads the store from its start.
+    expect(reads.mock.calls.filter(([options]) => (options?.fromPosition ?? 0) === 0)).toEqual([]);
+    nowMs += 1;
     expect(await found('kubernetes')).toEqual(['a']);
     expect(opened).toHaveLength(3);
   });

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
 import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import { openAnonymousDatabase, setUpOrClose } from '../persistence/anonymous-database';
+import { CachePause } from '../persistence/cache-pause';
 import { GlobalFollower } from '../persistence/global-follower';
 import { historyEventOf } from './history-event';
 
@@ -40,6 +41,8 @@ export interface SessionSearchTextsOptions {
   readonly store: EventStore;
   /** Opens the database the texts are kept in (default `openAnonymousDatabase`); tests watch and break it through this. */
   readonly openDatabase?: () => Database.Database;
+  /** Milliseconds since the epoch (default `Date.now`): when a pause after failures ends (CachePause). */
+  readonly now?: () => number;
 }
 
 interface Statements {
@@ -72,12 +75,15 @@ export class SessionSearchTexts implements SearchTexts {
   /** Counts rebuilds: a search whose reading or scanning spanned one starts again on the new texts. */
   private generation = 0;
   private closed = false;
+  private readonly pause: CachePause;
 
   constructor(private readonly options: SessionSearchTextsOptions) {
+    this.pause = new CachePause('The session search', options.now);
     this.follow();
   }
 
   async sessionsWith(terms: readonly string[], titled: readonly boolean[], signal?: AbortSignal): Promise<Set<string>[]> {
+    this.pause.check();
     try {
       return await this.searchOnce(terms, titled, signal);
     } catch (error) {
@@ -89,6 +95,7 @@ export class SessionSearchTexts implements SearchTexts {
       } catch (again) {
         if (!isSqliteError(again)) throw again;
         this.rebuild();
+        this.pause.start();
         throw new OneClawError('search_unavailable', `The session search cannot be used right now (${again.code}). The list without a search still works; search again later.`);
       }
     }

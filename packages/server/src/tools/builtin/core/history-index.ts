@@ -3,6 +3,7 @@ import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core
 import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import type { MemoryFile } from './memory-file';
 import { openAnonymousDatabase, setUpOrClose } from '../../../persistence/anonymous-database';
+import { CachePause } from '../../../persistence/cache-pause';
 import { GlobalFollower } from '../../../persistence/global-follower';
 import { historyEventOf } from '../../../sessions/history-event';
 
@@ -33,6 +34,8 @@ export interface HistoryIndexOptions {
   readonly timeZone?: string;
   /** Opens the connection an index is made in (default `openAnonymousDatabase`); tests watch it through this. */
   readonly openDatabase?: () => Database.Database;
+  /** Milliseconds since the epoch (default `Date.now`): when a pause after failures ends (CachePause). */
+  readonly now?: () => number;
 }
 
 interface DocRow {
@@ -78,13 +81,16 @@ export class HistoryIndex {
   /** Per session, the position of its last SessionCleared: what comes after is the live conversation. */
   private readonly clearedAt = new Map<string, number>();
   private memoryVersion: string | undefined;
+  private readonly pause: CachePause;
 
   constructor(private readonly options: HistoryIndexOptions) {
+    this.pause = new CachePause("search_history's index", options.now);
     this.follow();
     this.dates = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   }
 
   async search(query: HistoryQuery): Promise<HistoryHit[]> {
+    this.pause.check();
     try {
       return await this.searchOnce(query);
     } catch (error) {
@@ -92,7 +98,15 @@ export class HistoryIndex {
       // The index broke (a full disk, a damaged temporary file): it is only a cache of the
       // store, so a new one is made from the store and the search runs again.
       this.rebuild();
-      return await this.searchOnce(query);
+      try {
+        return await this.searchOnce(query);
+      } catch (again) {
+        if (!isSqliteError(again)) throw again;
+        // Never left half-written for the next search, which starts afresh after a pause.
+        this.rebuild();
+        this.pause.start();
+        throw new OneClawError('search_unavailable', `search_history's index cannot be used right now (${again.code}). Search again later.`);
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/too
 import { SqliteEventStore } from '@oneclaw/event-store-sqlite';
 import { SessionRepository } from '../../../sessions/session-repository';
 import { openAnonymousDatabase } from '../../../persistence/anonymous-database';
+import { CACHE_PAUSE_MS } from '../../../persistence/cache-pause';
 import { editDistance, foldLatin, HistoryIndex, queryTerms, snippetOf } from './history-index';
 import { MemoryFile } from './memory-file';
 import { createSearchHistoryTool } from './search-history-tool';
@@ -221,6 +222,36 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     expect(opened.map((db) => db.pragma('database_list'))).toEqual([[{ seq: 0, name: 'main', file: '' }]]);
     history.close();
     expect(await search({ query: 'lisbon' })).toMatchObject({ status: 'error', errorType: 'search_unavailable', message: expect.stringContaining('stopping') });
+  });
+
+  it(`an index that fails again when made anew answers search_unavailable (closed, never half-written); searches answer at once for ${CACHE_PAUSE_MS / 1000} s, then start afresh`, async () => {
+    await seed();
+    let nowMs = Date.parse('2025-03-10T12:00:00Z');
+    let failingOpens = 2;
+    history.close();
+    opened = [];
+    history = new HistoryIndex({
+      store,
+      memory,
+      timeZone: 'UTC',
+      now: () => nowMs,
+      openDatabase: () => {
+        const db = openAnonymousDatabase();
+        // The index's table already there: making it fails with a SQLite error, as a full disk would.
+        if (failingOpens-- > 0) db.exec('CREATE TABLE docs (broken)');
+        return opened[opened.push(db) - 1] as Database.Database;
+      },
+    });
+    expect(await search({ query: 'kubernetes' })).toMatchObject({ status: 'error', errorType: 'search_unavailable', message: expect.stringContaining('SQLITE_ERROR') });
+    expect(opened.map((db) => db.open)).toEqual([false, false]);
+    const reads = jest.spyOn(store, 'readAll');
+    nowMs += CACHE_PAUSE_MS - 1;
+    expect(await search({ query: 'kubernetes' })).toMatchObject({ status: 'error', errorType: 'search_unavailable', message: expect.stringContaining('tried again in 1 s') });
+    expect(opened).toHaveLength(2);
+    expect(reads).not.toHaveBeenCalled();
+    nowMs += 1;
+    expect(text(await search({ query: 'kubernetes' }))).toContain('session alpha');
+    expect(opened).toHaveLength(3);
   });
 
   it('a search still reading the store when close() comes answers search_unavailable and writes nothing', async () => {

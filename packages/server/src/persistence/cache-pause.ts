@@ -1,0 +1,36 @@
+import { OneClawError } from '@oneclaw/core';
+
+/** How long a search cache that failed again right after being made anew is left alone. */
+export const CACHE_PAUSE_MS = 30_000;
+
+/**
+ * The search caches kept in SQLite's temporary database (the session list's texts,
+ * search_history's index) are made anew from the store when they fail. Failing again at once
+ * means the cause is still there (a full disk, a temporary directory that cannot be written), so
+ * for CACHE_PAUSE_MS searches answer `search_unavailable` at once, instead of each reading the
+ * whole store twice more to fail the same way.
+ */
+export class CachePause {
+  private until = 0;
+
+  constructor(
+    /** What is paused, as the start of a sentence ("The session search"). */
+    private readonly what: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Throws `search_unavailable` while paused. */
+  check(): void {
+    const left = this.until - this.now();
+    if (left <= 0) return;
+    const seconds = Math.ceil(left / 1000);
+    throw new OneClawError('search_unavailable', `${this.what} failed twice in a row just now and is tried again in ${seconds} s. Search again then.`, {
+      retryAfterSeconds: seconds,
+    });
+  }
+
+  /** The cache failed again right after it was made anew. */
+  start(): void {
+    this.until = this.now() + CACHE_PAUSE_MS;
+  }
+}
