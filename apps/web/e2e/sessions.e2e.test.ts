@@ -218,7 +218,7 @@ for (const [viewport, device] of VIEWPORTS) {
       expect(errors.filter((e) => !e.includes('410'))).toEqual([]);
     });
 
-    test(`S6 (${viewport}): the search waits until typing pauses (${SEARCH_SETTLE_MS} ms): one request for a word, not one per keystroke; emptying the box lists every session at once`, async () => {
+    test(`S6 (${viewport}): the search waits until typing pauses (${SEARCH_SETTLE_MS} ms): one request for a word, not one per keystroke; emptying the box lists every session at once; until an answer comes, the list says what the last answer was about`, async () => {
       for (const [sessionId, title] of [
         ['settle-a', 'Alpha notes'],
         ['settle-b', 'Beta notes'],
@@ -251,6 +251,32 @@ for (const [viewport, device] of VIEWPORTS) {
       await page.clock.runFor(SEARCH_SETTLE_MS / 2);
       await waitForCount(rows(list), 2);
       expect(searched).toEqual(['alpha']);
+
+      // While a search's answer is on its way, what the list says is still about the last answer.
+      await search.fill('zzz');
+      await page.clock.runFor(SEARCH_SETTLE_MS + 100);
+      const status = list.getByRole('status');
+      await waitForText(status, 'No session matches “zzz”.');
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let reached = () => {};
+      const held = new Promise<void>((resolve) => (reached = resolve));
+      await page.route(
+        (url) => url.pathname === '/api/sessions' && url.searchParams.get('q') === 'alpha',
+        async (route) => {
+          reached();
+          await released;
+          await route.continue();
+        },
+      );
+      await search.fill('alpha');
+      await page.clock.runFor(SEARCH_SETTLE_MS + 100);
+      await held;
+      await waitForText(status, 'No session matches “zzz”.');
+      release();
+      await waitForCount(rows(list), 1);
+      await waitForText(rows(list).first().locator('.session-list__title'), 'Alpha notes');
+      expect(searched).toEqual(['alpha', 'zzz', 'alpha']);
       await page.clock.resume();
       expect(errors).toEqual([]);
     });

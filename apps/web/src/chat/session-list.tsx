@@ -19,8 +19,13 @@ export function SessionList({ currentSessionId }: { currentSessionId?: string })
   const api = useApi();
   const search = useSettledQuery();
   const { query } = search;
+  // The answer keeps the query it answers: while the next one loads, the list and what it says
+  // ("No session matches ...") are still the last answer's.
   const sessions = useResource(
-    (client, signal) => client.get<{ sessions: SessionSummary[] }>(`/api/sessions${query ? `?q=${encodeURIComponent(query)}` : ''}`, { signal }),
+    (client, signal) =>
+      client
+        .get<{ sessions: SessionSummary[] }>(`/api/sessions${query ? `?q=${encodeURIComponent(query)}` : ''}`, { signal })
+        .then((answer) => ({ query, sessions: answer.sessions })),
     [currentSessionId, query],
   );
   const { reload } = sessions;
@@ -73,7 +78,7 @@ export function SessionList({ currentSessionId }: { currentSessionId?: string })
       )}
       {sessions.data && list.length === 0 && (
         <p class="muted session-list__empty" role="status">
-          {query ? `No session matches “${query}”.` : 'No sessions yet.'}
+          {sessions.data.query ? `No session matches “${sessions.data.query}”.` : 'No sessions yet.'}
         </p>
       )}
       {!sessions.data && sessions.loading && <p class="muted session-list__empty">Loading…</p>}

@@ -246,12 +246,12 @@ describe('buildAuditTrail on odd streams', () => {
     expect(trail.events[13]?.summary).toBe('tool gmail_send error timeout: took too long (30000 ms)');
   });
 
-  it('names the reasoning effort a request asked for; an unknown one (hand-written into the store) is left out, the request kept', () => {
+  it('names the reasoning setting a request was made with; an unknown one (hand-written into the store) is left out, the request kept', () => {
     const asked = (reasoningEffort: unknown) =>
       testEvent('r', { provider: 'anthropic', model: 'claude-sonnet-4-5', toolNames: CORE, schemaTokens: 5, reasoningEffort }, 'ModelRequested');
     const withEffort = buildAuditTrail(recorded([...base, asked('low'), asked('extreme')]));
     expect(withEffort.events.slice(7).map((e) => e.summary)).toEqual([
-      `model request #3 anthropic/claude-sonnet-4-5: ${CORE.length} tools, 5 schema tokens, reasoning effort low`,
+      `model request #3 anthropic/claude-sonnet-4-5: ${CORE.length} tools, 5 schema tokens, reasoning set to low`,
       `model request #4 anthropic/claude-sonnet-4-5: ${CORE.length} tools, 5 schema tokens`,
     ]);
     expect(withEffort.requests.map((r) => r.reasoningEffort)).toEqual([undefined, undefined, 'low', undefined]);

@@ -52,7 +52,10 @@ export interface AuditModelRequest {
   readonly provider: string;
   readonly model: string;
   readonly schemaTokens: number;
-  /** The reasoning effort the request asked for; absent: none (or not recorded, in older streams). */
+  /**
+   * The model's reasoning setting the request was made with (the provider may still send no
+   * thinking for part of a turn: ModelRequested); absent: none set, or not recorded (older streams).
+   */
   readonly reasoningEffort?: ReasoningEffort;
   /** Exactly what was sent, in the order sent. */
   readonly toolNames: readonly string[];
@@ -142,7 +145,7 @@ export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
           tools: toolNames.map((name) => ({ name, reason: reasonFor(name, loadedGroups) })),
           loadedGroups,
         });
-        const effort = reasoningEffort ? `, reasoning effort ${reasoningEffort}` : '';
+        const effort = reasoningEffort ? `, reasoning set to ${reasoningEffort}` : '';
         line(`model request #${number} ${provider}/${model}: ${plural(toolNames.length, 'tool')}, ${schemaTokens} schema tokens${effort}`);
         break;
       }

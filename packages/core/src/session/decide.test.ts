@@ -234,7 +234,7 @@ describe('session decider', () => {
     s.when({ type: 'RecordModelRequest', provider: 'x', model: 'y', toolNames: [], schemaTokens: -1 }).thenThrows('invalid_command');
   });
 
-  it('a model request records the reasoning effort it asked for, and only a known one', () => {
+  it('a model request records the reasoning setting it was made with, and only a known one', () => {
     const s = sessionScenario(catalogue).given(start);
     const [event] = s.record({ type: 'RecordModelRequest', provider: 'anthropic', model: 'claude-x', toolNames: [], schemaTokens: 0, reasoningEffort: 'high' });
     expect(event?.data).toEqual({ provider: 'anthropic', model: 'claude-x', toolNames: [], schemaTokens: 0, reasoningEffort: 'high' });

@@ -66,7 +66,7 @@ export interface RecordModelRequest {
   readonly model: string;
   readonly toolNames: readonly string[];
   readonly schemaTokens: number;
-  /** The reasoning effort the request asks for; absent: none (the provider's default). */
+  /** The model's reasoning setting the request is made with; absent: none (the provider's default). */
   readonly reasoningEffort?: ReasoningEffort;
 }
 

@@ -6,8 +6,11 @@ import type { ServerResponse } from 'node:http';
  */
 export function clientGoneSignal(res: ServerResponse): AbortSignal {
   const gone = new AbortController();
+  const abort = () => gone.abort(new DOMException('the client disconnected', 'AbortError'));
+  // Gone before the handler ran (while guards and pipes did): 'close' has fired already.
+  if (res.destroyed && !res.writableFinished) abort();
   res.on('close', () => {
-    if (!res.writableFinished) gone.abort(new DOMException('the client disconnected', 'AbortError'));
+    if (!res.writableFinished) abort();
   });
   return gone.signal;
 }

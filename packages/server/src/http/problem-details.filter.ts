@@ -60,6 +60,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     }
     const challenge = (exception as { challenge?: unknown }).challenge;
     if (problem.status === 401) response.setHeader('WWW-Authenticate', typeof challenge === 'string' ? challenge : 'Bearer');
+    const retryAfter = retryAfterOf(exception);
+    if (problem.status === 503 && retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     response.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
   }
 }
@@ -71,7 +73,16 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 export function logServerFault(logger: Logger, exception: unknown, answered: Problem = toProblem(exception)): void {
   if (answered.status < 500) return;
   if (exception instanceof OneClawError && USER_FACING_SERVER_ERRORS.has(exception.code)) return;
+  // An answer that says when to come back (CachePause) reports a known state, whose cause was
+  // logged when it began: logging every such answer would repeat it for each search.
+  if (retryAfterOf(exception) !== undefined) return;
   logger.error({ err: exception }, 'request failed');
+}
+
+/** Seconds a domain error says to wait before trying again (`details.retryAfterSeconds`), if any. */
+function retryAfterOf(exception: unknown): number | undefined {
+  const seconds = exception instanceof OneClawError ? exception.details.retryAfterSeconds : undefined;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 export function toProblem(exception: unknown): Problem {

@@ -77,7 +77,7 @@ export class SessionsController {
     } catch (error) {
       // The client went away (a search box aborts the request of each earlier keystroke): there
       // is no one to answer, and nothing failed, so nothing is logged.
-      if (gone.aborted) return { sessions: [] };
+      if (gone.aborted && error === gone.reason) return { sessions: [] };
       throw error;
     }
   }

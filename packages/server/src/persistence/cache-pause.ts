@@ -16,7 +16,8 @@ export class CachePause {
   constructor(
     /** What is paused, as the start of a sentence ("The session search"). */
     private readonly what: string,
-    private readonly now: () => number = Date.now,
+    /** Milliseconds on a clock that never steps back (a system clock set back would lengthen the pause). */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Throws `search_unavailable` while paused. */

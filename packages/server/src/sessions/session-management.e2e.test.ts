@@ -6,6 +6,7 @@ import path from 'node:path';
 import { SESSION_TITLE_MAX_CHARS, type RecordedEvent } from '@oneclaw/core';
 import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
 import { openLiveSse } from '../testing/live-sse';
+import { CACHE_PAUSE_MS, CachePause } from '../persistence/cache-pause';
 import { waitFor } from '../testing/server-process';
 import { startTestServer, TEST_API_TOKEN, type ApiResponse, type TestServer } from '../testing/test-server';
 import { SEARCH_HEAD_CHARS, SEARCH_TAIL_CHARS, SessionSearchTexts } from './session-search-text';
@@ -238,6 +239,30 @@ describe('S1 session management over HTTP (rename, delete as archive, search; FA
     }
     expect(await ids('alfama')).toEqual(['trip']); // the next search is whole
     expect(server.logLines.text()).not.toContain('request failed');
+  });
+
+  it('a search answered while the search is paused after failures (CachePause) is a 503 with Retry-After, not logged again each time', async () => {
+    const pause = new CachePause('The session search', () => 0);
+    pause.start();
+    const paused = (() => {
+      try {
+        pause.check();
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error('the pause did not hold');
+    })();
+    const searchTexts = jest.spyOn(SessionSearchTexts.prototype, 'sessionsWith').mockRejectedValueOnce(paused);
+    try {
+      const res = await server.api('GET', '/api/sessions?q=alfama');
+      expectProblem(res, 503, 'search_unavailable');
+      expect(res.headers.get('retry-after')).toBe(String(CACHE_PAUSE_MS / 1000));
+      expect(res.body.detail).not.toContain('tried again'); // a 5xx answers with the generic detail
+    } finally {
+      searchTexts.mockRestore();
+    }
+    expect(server.logLines.text()).not.toContain('request failed');
+    expect(await ids('alfama')).toEqual(['trip']);
   });
 
   it('a long session stays searchable at its start and its end; the middle beyond the cap is not kept', async () => {

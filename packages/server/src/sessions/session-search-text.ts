@@ -83,13 +83,15 @@ export class SessionSearchTexts implements SearchTexts {
   }
 
   async sessionsWith(terms: readonly string[], titled: readonly boolean[], signal?: AbortSignal): Promise<Set<string>[]> {
-    this.pause.check();
+    if (!this.closed) this.pause.check();
     try {
       return await this.searchOnce(terms, titled, signal);
     } catch (error) {
       if (!isSqliteError(error)) throw error;
-      // Only a cache of the store: a new one is made and the search runs again.
+      // Only a cache of the store: a new one is made and the search runs again (unless another
+      // search found the new one failing meanwhile).
       this.rebuild();
+      this.pause.check();
       try {
         return await this.searchOnce(terms, titled, signal);
       } catch (again) {

@@ -144,7 +144,7 @@ describe('S6 reasoning asked of a FAKE Anthropic model: signed thinking blocks a
     const requested = (await eventsOf()).filter((e) => e.type === 'ModelRequested').map((e) => (e.data as { reasoningEffort?: unknown }).reasoningEffort);
     expect(requested).toEqual(['low', 'low']);
     expect((await server.api('GET', '/api/sessions/s/audit?format=text')).text).toMatch(
-      /model request #2 anthropic\/claude-sonnet-4-5: \d+ tools, \d+ schema tokens, reasoning effort low\n/,
+      /model request #2 anthropic\/claude-sonnet-4-5: \d+ tools, \d+ schema tokens, reasoning set to low\n/,
     );
   });
 

@@ -90,14 +90,16 @@ export class HistoryIndex {
   }
 
   async search(query: HistoryQuery): Promise<HistoryHit[]> {
-    this.pause.check();
+    if (!this.stopped) this.pause.check();
     try {
       return await this.searchOnce(query);
     } catch (error) {
       if (!isSqliteError(error)) throw error;
       // The index broke (a full disk, a damaged temporary file): it is only a cache of the
-      // store, so a new one is made from the store and the search runs again.
+      // store, so a new one is made from the store and the search runs again (unless another
+      // search found the new one failing meanwhile).
       this.rebuild();
+      this.pause.check();
       try {
         return await this.searchOnce(query);
       } catch (again) {
