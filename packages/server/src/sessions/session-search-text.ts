@@ -41,7 +41,7 @@ export interface SessionSearchTextsOptions {
   readonly store: EventStore;
   /** Opens the database the texts are kept in (default `openAnonymousDatabase`); tests watch and break it through this. */
   readonly openDatabase?: () => Database.Database;
-  /** Milliseconds since the epoch (default `Date.now`): when a pause after failures ends (CachePause). */
+  /** Milliseconds on a clock that never steps back (default `performance.now`): when a pause after failures ends (CachePause). */
   readonly now?: () => number;
 }
 

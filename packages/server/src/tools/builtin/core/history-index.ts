@@ -34,7 +34,7 @@ export interface HistoryIndexOptions {
   readonly timeZone?: string;
   /** Opens the connection an index is made in (default `openAnonymousDatabase`); tests watch it through this. */
   readonly openDatabase?: () => Database.Database;
-  /** Milliseconds since the epoch (default `Date.now`): when a pause after failures ends (CachePause). */
+  /** Milliseconds on a clock that never steps back (default `performance.now`): when a pause after failures ends (CachePause). */
   readonly now?: () => number;
 }
 
