@@ -191,11 +191,18 @@ describe("a session's chat store", () => {
 
   test('clear, load and unload use the view the server answers; a refusal is kept as the action error', async () => {
     const api = new FakeApi();
-    api.answers.set('POST /api/sessions/s/tool-groups', () => view({ loadedGroups: ['pdf'], messages: [{ messageId: 'u', role: 'user', text: 'x' }] }));
+    // As a server would: a read after the change shows it (the store reads once after its first change).
+    api.answers.set('POST /api/sessions/s/tool-groups', () => {
+      api.stored = { ...api.stored, view: view({ loadedGroups: ['pdf'], messages: [{ messageId: 'u', role: 'user', text: 'x' }] }) };
+      return api.stored.view;
+    });
     api.answers.set('DELETE /api/sessions/s/tool-groups/google%2Fodd', () => {
       throw new ApiError(409, 'group_not_loaded', "Tool group 'google/odd' is not loaded.");
     });
-    api.answers.set('POST /api/sessions/s/clear', () => view());
+    api.answers.set('POST /api/sessions/s/clear', () => {
+      api.stored = { view: view(), events: [] };
+      return api.stored.view;
+    });
     const store = new ChatSessionStore(api, 's');
     await expect(store.loadGroup('pdf')).resolves.toBe(true);
     expect(api.calls).toContain('POST /api/sessions/s/tool-groups {"groupName":"pdf"}');
@@ -214,15 +221,20 @@ describe("a session's chat store", () => {
     expect(store.getState()).toMatchObject({ items: [], loadedGroups: [] });
   });
 
-  test('a read that started before a change is dropped', async () => {
+  test('a read that started before a change is dropped; when it was the first, the session is read again, so the page does not stay loading', async () => {
     const api = new FakeApi();
-    api.stored = { view: view({ loadedGroups: ['old'] }), events: [] };
-    api.answers.set('POST /api/sessions/s/tool-groups', () => view({ loadedGroups: ['old', 'new'] }));
+    api.stored = { view: view({ loadedGroups: ['old'] }), events: [message('m1', 'user', 'hello', 0)] };
+    api.answers.set('POST /api/sessions/s/tool-groups', () => {
+      api.stored = { ...api.stored, view: view({ loadedGroups: ['old', 'new'] }) };
+      return api.stored.view;
+    });
     const store = new ChatSessionStore(api, 's');
     const reading = store.refresh();
     await store.loadGroup('new');
     await reading;
-    expect(store.getState().loadedGroups).toEqual(['old', 'new']);
+    expect(store.getState()).toMatchObject({ loaded: true, loadedGroups: ['old', 'new'] });
+    expect(store.getState().items.map((item) => item.kind)).toEqual(['user']);
+    expect(api.calls.filter((call) => call === 'GET /api/sessions/s')).toHaveLength(2);
   });
 
   test('one store per session and sign-in', () => {

@@ -256,6 +256,10 @@ export class ChatSessionStore {
       const view = await request();
       this.dispatch({ type: 'view', view });
       if (listChanged) notifySessionsChanged();
+      // A read of the session this change overtook was dropped (refresh): when none had been
+      // taken in yet (a group loaded right after the page opened or a turn ended), read it now,
+      // or the page would stay "loading", its message box disabled, until reloaded.
+      if (!this.state.loaded) await this.refresh();
       return true;
     } catch (error) {
       this.set({ actionError: asActionError(error) });
