@@ -1,4 +1,5 @@
 import { OneClawError } from '@oneclaw/core';
+import { isSqliteError } from '@oneclaw/event-store-sqlite';
 
 /** How long a search cache that failed again right after being made anew is left alone. */
 export const CACHE_PAUSE_MS = 30_000;
@@ -16,9 +17,37 @@ export class CachePause {
   constructor(
     /** What is paused, as the start of a sentence ("The session search"). */
     private readonly what: string,
+    /** What the user can do meanwhile, said after a failure ("Search again later."). */
+    private readonly advice: string,
     /** Milliseconds on a clock that never steps back (a system clock set back would lengthen the pause). */
     private readonly now: () => number = () => performance.now(),
   ) {}
+
+  /**
+   * Runs `search` on the cache. On a SQLite error the cache is made anew (`rebuild`: it is only
+   * a cache of the store) and the search runs once more, unless another search found the new one
+   * failing meanwhile; failing again, the cache is dropped (never used half-written), the pause
+   * starts, and the search answers `search_unavailable`. `closed`: the cache is closed for good,
+   * so `search` answers that instead of the pause.
+   */
+  async run<T>(search: () => Promise<T>, rebuild: () => void, closed: boolean): Promise<T> {
+    if (!closed) this.check();
+    try {
+      return await search();
+    } catch (error) {
+      if (!isSqliteError(error)) throw error;
+      rebuild();
+      this.check();
+      try {
+        return await search();
+      } catch (again) {
+        if (!isSqliteError(again)) throw again;
+        rebuild();
+        this.start();
+        throw new OneClawError('search_unavailable', `${this.what} cannot be used right now (${again.code}). ${this.advice}`);
+      }
+    }
+  }
 
   /** Throws `search_unavailable` while paused. */
   check(): void {

@@ -242,7 +242,7 @@ describe('S1 session management over HTTP (rename, delete as archive, search; FA
   });
 
   it('a search answered while the search is paused after failures (CachePause) is a 503 with Retry-After, not logged again each time', async () => {
-    const pause = new CachePause('The session search', () => 0);
+    const pause = new CachePause('The session search', 'Search again later.', () => 0);
     pause.start();
     const paused = (() => {
       try {

@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
-import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import { openAnonymousDatabase, setUpOrClose } from '../persistence/anonymous-database';
 import { CachePause } from '../persistence/cache-pause';
 import { GlobalFollower } from '../persistence/global-follower';
@@ -78,29 +77,16 @@ export class SessionSearchTexts implements SearchTexts {
   private readonly pause: CachePause;
 
   constructor(private readonly options: SessionSearchTextsOptions) {
-    this.pause = new CachePause('The session search', options.now);
+    this.pause = new CachePause('The session search', 'The list without a search still works; search again later.', options.now);
     this.follow();
   }
 
   async sessionsWith(terms: readonly string[], titled: readonly boolean[], signal?: AbortSignal): Promise<Set<string>[]> {
-    if (!this.closed) this.pause.check();
-    try {
-      return await this.searchOnce(terms, titled, signal);
-    } catch (error) {
-      if (!isSqliteError(error)) throw error;
-      // Only a cache of the store: a new one is made and the search runs again (unless another
-      // search found the new one failing meanwhile).
-      this.rebuild();
-      this.pause.check();
-      try {
-        return await this.searchOnce(terms, titled, signal);
-      } catch (again) {
-        if (!isSqliteError(again)) throw again;
-        this.rebuild();
-        this.pause.start();
-        throw new OneClawError('search_unavailable', `The session search cannot be used right now (${again.code}). The list without a search still works; search again later.`);
-      }
-    }
+    return this.pause.run(
+      () => this.searchOnce(terms, titled, signal),
+      () => this.rebuild(),
+      this.closed,
+    );
   }
 
   /** For good (the server is stopping): later searches answer `search_unavailable`. */

@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import { OneClawError, type EventStore, type RecordedEvent } from '@oneclaw/core';
-import { isSqliteError } from '@oneclaw/event-store-sqlite';
 import type { MemoryFile } from './memory-file';
 import { openAnonymousDatabase, setUpOrClose } from '../../../persistence/anonymous-database';
 import { CachePause } from '../../../persistence/cache-pause';
@@ -84,32 +83,18 @@ export class HistoryIndex {
   private readonly pause: CachePause;
 
   constructor(private readonly options: HistoryIndexOptions) {
-    this.pause = new CachePause("search_history's index", options.now);
+    this.pause = new CachePause("search_history's index", 'Search again later.', options.now);
     this.follow();
     this.dates = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   }
 
   async search(query: HistoryQuery): Promise<HistoryHit[]> {
-    if (!this.stopped) this.pause.check();
-    try {
-      return await this.searchOnce(query);
-    } catch (error) {
-      if (!isSqliteError(error)) throw error;
-      // The index broke (a full disk, a damaged temporary file): it is only a cache of the
-      // store, so a new one is made from the store and the search runs again (unless another
-      // search found the new one failing meanwhile).
-      this.rebuild();
-      this.pause.check();
-      try {
-        return await this.searchOnce(query);
-      } catch (again) {
-        if (!isSqliteError(again)) throw again;
-        // Never left half-written for the next search, which starts afresh after a pause.
-        this.rebuild();
-        this.pause.start();
-        throw new OneClawError('search_unavailable', `search_history's index cannot be used right now (${again.code}). Search again later.`);
-      }
-    }
+    // The index breaks with a full disk or a damaged temporary file: CachePause makes it anew.
+    return this.pause.run(
+      () => this.searchOnce(query),
+      () => this.rebuild(),
+      this.stopped,
+    );
   }
 
   /** Closes the index for good (the server is stopping): later searches answer `search_unavailable`. */
