@@ -11,7 +11,7 @@ afterAll(async () => {
   await h.close();
 });
 
-describe('J8 shipped single-tool files (core tools)', () => {
+describe('J8 and T4 shipped single-tool files (core tools)', () => {
   it('get_current_time: ISO 8601 with the zone offset by default, or human readable; an unknown zone is an error', async () => {
     const iso = await h.call('get_current_time', { timezone: 'Asia/Kolkata' });
     expect(iso.status === 'success' && iso.result).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+05:30$/);

@@ -63,7 +63,7 @@ function realisticStream(): RecordedEvent[] {
   s.given(ask()); // #4 at rev 14: core + gmail + drive
   s.given({ type: 'UnloadToolGroup', groupName: 'google_gmail' }); // rev 15
   s.given(ask()); // #5 at rev 16: core + drive
-  s.given({ type: 'ClearSession', reason: 'user' }); // rev 17
+  s.givenEvents({ type: 'SessionCleared', data: { reason: 'user' } }); // rev 17 (a hand-built stream: no TurnFinished before it)
   s.given(ask()); // #6 at rev 18: core only
   s.given({ type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } }); // rev 19
   s.given(ask()); // #7 at rev 20: core + gmail, from the re-load

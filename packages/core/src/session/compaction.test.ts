@@ -93,6 +93,7 @@ describe('ConversationCompacted (decide and evolve)', () => {
     expect(scenario.state().lastInputTokens).toBeNull();
     expect(modelConversation(scenario.state()).summary).toBeNull();
     scenario.record(compact('a2'));
+    scenario.record({ type: 'RecordTurnFinished', reason: 'completed', detail: '', rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } });
     scenario.record({ type: 'ClearSession', reason: 'user' });
     expect(scenario.state().summary).toBeNull();
 

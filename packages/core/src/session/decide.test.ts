@@ -108,6 +108,7 @@ describe('session decider', () => {
 
   it('P2 clearing the session empties the conversation and the loaded groups: core tools only', () => {
     const s = sessionScenario(catalogue).given(start, userSays('m1', 'check my email'), modelLoads('google_gmail', 'c1'));
+    s.given({ type: 'RecordTurnFinished', reason: 'completed', detail: '', rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } });
     expect(s.record({ type: 'ClearSession', reason: '/clear' }).map((e) => e.type)).toEqual(['SessionCleared']);
     expect(s.state().messages).toEqual([]);
     expect(activeToolSet(s.state(), catalogue)).toEqual(catalogue.coreToolNames());

@@ -168,6 +168,9 @@ export function decideSession(command: SessionCommand, state: SessionState, ctx:
       return [{ type: 'ToolGroupUnloaded', data: { groupName: command.groupName } }];
 
     case 'ClearSession':
+      // A turn still running would go on recording into the cleared conversation: its tool
+      // results would answer calls the clear forgot, and its reply would open the new one.
+      if (state.openTurn) throw sessionErrors.turnInProgress(state.openTurn.turnId);
       return [{ type: 'SessionCleared', data: { reason: command.reason || 'user' } }];
 
     case 'RecordModelRequest':

@@ -24,7 +24,8 @@ describe('open turns in the session state', () => {
     expect(s.state().openTurn).toEqual({ turnId: 't1', host, startedAt: '2026-01-01T00:00:02.000Z', lastEventAt: '2026-01-01T00:00:02.000Z', rounds: 0 });
     s.given({ type: 'RecordModelRequest', provider: 'openai', model: 'm', toolNames: [], schemaTokens: 0 });
     expect(s.state().openTurn).toMatchObject({ turnId: 't1', rounds: 1, lastEventAt: '2026-01-01T00:00:03.000Z' });
-    s.given({ type: 'ClearSession', reason: '/clear' });
+    // Streams written before a clear was refused mid-turn can hold one: it leaves the turn open.
+    s.givenEvents({ type: 'SessionCleared', data: { reason: '/clear' } });
     expect(s.state().openTurn?.turnId).toBe('t1');
     s.given(finished);
     expect(s.state().openTurn).toBeNull();
@@ -35,6 +36,13 @@ describe('open turns in the session state', () => {
     expect(() => s.record(userOpens('t2'))).toThrow(expect.objectContaining({ code: 'turn_in_progress', details: { turnId: 't1' } }));
     s.given(finished);
     expect(s.record(userOpens('t2')).map((e) => e.type)).toEqual(['MessageSent']);
+  });
+
+  it('a clear while a turn is open is refused with turn_in_progress (its results would land in the cleared conversation); after the turn ends it clears', () => {
+    const s = sessionScenario(catalogue).given(start, userOpens('t1'));
+    expect(() => s.record({ type: 'ClearSession', reason: 'user' })).toThrow(expect.objectContaining({ code: 'turn_in_progress', details: { turnId: 't1' } }));
+    s.given(finished);
+    expect(s.record({ type: 'ClearSession', reason: 'user' }).map((e) => e.type)).toEqual(['SessionCleared']);
   });
 
   it('a user message recorded before turns were tracked opens a turn named by its correlation id, with no host', () => {

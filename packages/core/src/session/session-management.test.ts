@@ -27,7 +27,7 @@ describe('renaming a session (SessionRenamed)', () => {
     const s = sessionScenario(catalogue).given(start, userSays('m1', 'hello'));
     expect(s.record(rename('  Trip\n\tplanning  '))).toMatchObject([{ type: 'SessionRenamed', data: { title: 'Trip planning' } }]);
     expect(s.state().title).toBe('Trip planning');
-    s.given({ type: 'ClearSession', reason: 'user' });
+    s.given({ type: 'RecordTurnFinished', reason: 'completed', detail: '', rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } }, { type: 'ClearSession', reason: 'user' });
     expect(s.state().title).toBe('Trip planning');
     expect(s.state().messages).toEqual([]);
   });

@@ -230,12 +230,16 @@ export function describeEventStoreContract(name: string, factory: () => Promise<
     ];
 
     it('EST-14 after SessionCleared the replayed tool set is core only, and history stays in the log', async () => {
-      await run('s1', [...gmailTurn, { type: 'ClearSession', reason: '/clear' }]);
+      await run('s1', [
+        ...gmailTurn,
+        { type: 'RecordTurnFinished', reason: 'completed', detail: '', rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } },
+        { type: 'ClearSession', reason: '/clear' },
+      ]);
       const events = await store.readStream(sessionStreamId('s1'));
       const state = replay(events);
       expect(state.loadedGroups).toEqual([]);
       expect(activeToolSet(state, catalogue)).toEqual(catalogue.coreToolNames());
-      expect(events.map((e) => e.type)).toEqual(['SessionStarted', 'MessageSent', 'ToolGroupLoaded', 'ToolGroupLoaded', 'SessionCleared']);
+      expect(events.map((e) => e.type)).toEqual(['SessionStarted', 'MessageSent', 'ToolGroupLoaded', 'ToolGroupLoaded', 'TurnFinished', 'SessionCleared']);
     });
 
     it('EST-15 rebuilding a projection twice from readAll gives the same state as building it incrementally', async () => {

@@ -21,7 +21,9 @@ function sessionStream(): RecordedEvent[] {
     { type: 'RecordToolResult', messageId: 'm3', callId: 'c1', toolName: 'load_tool_group', durationMs: 3, status: 'success', result: 'ok' },
   );
   s.given(ask());
-  s.given({ type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } }, { type: 'ClearSession', reason: 'user' });
+  s.given({ type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } });
+  // As recorded before a clear was refused mid-turn (the turn has no TurnFinished here).
+  s.givenEvents({ type: 'SessionCleared', data: { reason: 'user' } });
   return s.history().map((e, i) => ({ ...e, streamId: 'session-s1', revision: i, position: i + 1 }));
 }
 

@@ -216,7 +216,7 @@ export class SessionsController {
 
   @Post(':id/clear')
   @HttpCode(200)
-  @ApiOperation({ summary: 'ClearSession: empties the conversation and loaded groups (history stays in the stream)' })
+  @ApiOperation({ summary: 'ClearSession: empties the conversation and loaded groups (history stays in the stream); 409 turn_in_progress while a turn runs' })
   @ApiHeader(idempotencyHeader)
   @ApiHeader(ifMatchHeader)
   clear(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string, @Headers('if-match') ifMatch?: string) {

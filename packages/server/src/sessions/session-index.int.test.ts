@@ -81,6 +81,7 @@ describe('S1 the session list search (SessionIndex) keeps message text in SQLite
     // "trams" is in a's second message, not its title: found through the kept text.
     expect((await index.list('trams'))[0]?.title).toBe('Plan a WEEKEND in Lisbon');
 
+    await sessions.record('a', { type: 'RecordTurnFinished', reason: 'completed', detail: '', rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } }, { commandId: 'a-done' });
     await sessions.record('a', { type: 'ClearSession', reason: 'user' }, { commandId: 'a-clear' });
     expect(await found('trams')).toEqual([]);
     await sessions.record('b', { type: 'ArchiveSession' }, { commandId: 'b-archive' });

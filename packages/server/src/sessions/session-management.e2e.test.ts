@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SESSION_TITLE_MAX_CHARS, type RecordedEvent } from '@oneclaw/core';
-import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
+import { startFakeModelServer, type FakeModelServer, fakeGate, fakeReply } from '@oneclaw/model-providers/testing';
 import { openLiveSse } from '../testing/live-sse';
 import { CACHE_PAUSE_MS, CachePause } from '../persistence/cache-pause';
 import { waitFor } from '../testing/server-process';
@@ -162,6 +162,27 @@ describe('S1 session management over HTTP (rename, delete as archive, search; FA
     expect(types.indexOf('SessionArchived')).toBeGreaterThan(0);
     expect(types.at(-1)).toBe('TurnFinished');
     expect(await ids()).not.toContain('busy');
+  });
+
+  it('a clear while a turn runs (POST /clear, or the message /clear) is refused with 409 turn_in_progress and records nothing; the turn ends as it would have; then the clear works', async () => {
+    await start('clearing');
+    const gate = fakeGate();
+    model.enqueue({ ...fakeReply.text('The held answer.'), waitFor: gate.opened });
+    const live = await openLiveSse(server, '/api/sessions/clearing/messages', { text: 'A held question' });
+    await waitFor('the held model request', async () => ((await eventsOf('clearing')).some((e) => e.type === 'ModelRequested') ? true : undefined));
+    const before = (await eventsOf('clearing')).length;
+    expectProblem(await server.api('POST', '/api/sessions/clearing/clear', {}), 409, 'turn_in_progress');
+    expectProblem(await server.api('POST', '/api/sessions/clearing/messages', { text: '/clear' }), 409, 'turn_in_progress');
+    expect(await eventsOf('clearing')).toHaveLength(before);
+    gate.release();
+    const events = await live.end();
+    expect(events.at(-1)?.data.reason).toBe('completed');
+    const turn = (await eventsOf('clearing')).map((e) => e.type);
+    expect(turn.slice(before)).toEqual(['MessageSent', 'TurnFinished']);
+    const cleared = await server.api('POST', '/api/sessions/clearing/clear', {});
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.messages).toEqual([]);
+    expect((await eventsOf('clearing')).at(-1)?.type).toBe('SessionCleared');
   });
 
   it('a new session starts with the agent asked for (SessionStarted.agentId); an unknown agent is refused', async () => {

@@ -51,12 +51,13 @@ describe('SessionRepository: cached projection keyed by revision, appends with t
     const repo = new SessionRepository(store, testCatalogue());
     await repo.record('s', { type: 'StartSession', sessionId: 's', agentId: 'a' }, { commandId: 'start' });
     await repo.record('s', { type: 'RecordUserMessage', messageId: 'm', text: 't' }, { commandId: 'm' });
+    await repo.record('s', { type: 'RecordTurnFinished', reason: 'completed', detail: '', rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } }, { commandId: 'done' });
     await expect(repo.record('s', { type: 'ClearSession', reason: 'user' }, { commandId: 'c', expectedRevision: 0 })).rejects.toMatchObject({
       code: 'precondition_failed',
     });
-    expect(await store.readStream(sessionStreamId('s'))).toHaveLength(2);
-    await repo.record('s', { type: 'ClearSession', reason: 'user' }, { commandId: 'c', expectedRevision: 1 });
     expect(await store.readStream(sessionStreamId('s'))).toHaveLength(3);
+    await repo.record('s', { type: 'ClearSession', reason: 'user' }, { commandId: 'c', expectedRevision: 2 });
+    expect(await store.readStream(sessionStreamId('s'))).toHaveLength(4);
   });
 
   it('a retried command the store acknowledges (same ids, already landed) is not folded in twice, so a later write of another replica is not skipped', async () => {

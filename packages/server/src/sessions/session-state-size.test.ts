@@ -23,6 +23,9 @@ describe('measureState: approximate bytes of a session state, for the session ca
     // 1 + 2 + ... + 20 thousand characters of text.
     expect(last?.bytes).toBeGreaterThan(210_000);
     expect(last?.bytes).toBeLessThan(220_000);
+    step(
+      (await repo.record('s', { type: 'RecordTurnFinished', reason: 'completed', detail: '', rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } }, { commandId: 'done' })).state,
+    );
     const cleared = step((await repo.record('s', { type: 'ClearSession', reason: 'user' }, { commandId: 'clear' })).state);
     expect(cleared.bytes).toBeLessThan(2_000);
     expect(cleared).toEqual(measureState((await repo.get('s')).state));

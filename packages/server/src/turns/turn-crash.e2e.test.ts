@@ -138,7 +138,7 @@ describe('a server killed with SIGKILL mid-turn (fake Anthropic model)', () => {
     expect(replay(events).openTurn).toBeNull();
   }, 90_000);
 
-  it("another replica's open turn is left alone at start-up and refuses a new message; that replica's own restart closes it", async () => {
+  it("another replica's open turn is left alone at start-up and refuses a new message and a clear; that replica's own restart closes it", async () => {
     const { start, api, eventsOf } = await setUp();
     const b = await start({ ONECLAW_REPLICA_ID: 'replica-b' });
     await api(b.url, 'POST', '/api/sessions', { sessionId: 'r' });
@@ -151,6 +151,14 @@ describe('a server killed with SIGKILL mid-turn (fake Anthropic model)', () => {
     expect((await eventsOf(a.url, 'r')).some((e) => e.type === 'TurnFinished')).toBe(false);
     const refused = await api(a.url, 'POST', '/api/sessions/r/messages', { text: 'are you there?' });
     expect(refused).toMatchObject({ code: 'turn_in_progress', detail: expect.stringContaining("replica 'replica-b'") });
+    // A clear, by its route or as a message, would land inside that turn: refused the same way.
+    for (const [route, body] of [
+      ['/api/sessions/r/clear', {}],
+      ['/api/sessions/r/messages', { text: '/clear' }],
+    ] as const) {
+      expect(await api(a.url, 'POST', route, body)).toMatchObject({ code: 'turn_in_progress', detail: expect.stringContaining("replica 'replica-b'") });
+    }
+    expect((await eventsOf(a.url, 'r')).some((e) => e.type === 'SessionCleared')).toBe(false);
     await a.server.kill();
 
     const bAgain = await start({ ONECLAW_REPLICA_ID: 'replica-b' });

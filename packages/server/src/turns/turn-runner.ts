@@ -105,6 +105,9 @@ export class TurnRunner {
     if (session.state.archivedAt !== null) throw sessionErrors.archived(request.sessionId);
 
     if (!request.redo && request.text.trim() === CLEAR_COMMAND) {
+      // A clear waits for no turn: one running (here or on another replica) refuses it with
+      // turn_in_progress, one cut off is closed first, as before a message (ClearSession, decide).
+      await this.deps.cutOffTurns.closeIfCutOff(request.sessionId, undefined, session);
       const cleared = await sessions.record(request.sessionId, { type: 'ClearSession', reason: 'user (/clear)' }, { commandId: `${turnId}:clear` });
       observer({ type: 'session_cleared' });
       return {

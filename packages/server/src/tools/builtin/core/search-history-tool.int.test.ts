@@ -152,6 +152,11 @@ describe('search_history over a real SQLite event store and the memory file (iss
     await conversation('asking', '2025-03-01', [['user', 'Remember the pelican sketch we discussed?']]);
     expect(text(await search({ query: 'pelican' }, 'asking'))).toMatch(/^No results/);
     expect(text(await search({ query: 'pelican' }, 'other'))).toContain('session asking');
+    await sessions.record(
+      'asking',
+      { type: 'RecordTurnFinished', reason: 'completed', detail: '', rounds: 1, usage: { inputTokens: 0, outputTokens: 0 } },
+      { commandId: 'done-1' },
+    );
     await sessions.record('asking', { type: 'ClearSession', reason: 'user (/clear)' }, { commandId: 'clear-1' });
     await conversation('asking', '2025-03-02', [['user', 'Search for the pelican thing please']]);
     const result = text(await search({ query: 'pelican' }, 'asking'));
