@@ -38,6 +38,8 @@ export const RESERVED_HEAP_BYTES = 6 * 1024 * 1024;
 export class CappedWasmMemory extends WasmMemory {
   private granted = 0;
   private headroom = 0;
+  private refusedGrowths = 0;
+  private lastGrowthRefused = false;
 
   constructor() {
     super({ initial: INITIAL_HEAP_BYTES / PAGE_BYTES, maximum: MAX_PAGES });
@@ -83,11 +85,28 @@ export class CappedWasmMemory extends WasmMemory {
     }
   }
 
+  /** How many times the heap refused to grow; only ever goes up. */
+  get refusals(): number {
+    return this.refusedGrowths;
+  }
+
+  /**
+   * Whether the last attempt to grow was refused. emscripten asks for a generous size first and
+   * smaller ones after, so a refusal followed by a growth is an allocation that succeeded.
+   */
+  get outOfRoom(): boolean {
+    return this.lastGrowthRefused;
+  }
+
   override grow(delta: number): number {
     if (this.bytes + delta * PAGE_BYTES > this.ceilingBytes) {
+      this.refusedGrowths++;
+      this.lastGrowthRefused = true;
       // emscripten's heap resize catches this and makes malloc return NULL.
       throw new RangeError('The sandbox heap is at its ceiling.');
     }
-    return super.grow(delta);
+    const previous = super.grow(delta);
+    this.lastGrowthRefused = false;
+    return previous;
   }
 }

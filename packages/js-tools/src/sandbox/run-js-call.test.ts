@@ -100,6 +100,19 @@ describe('calling tool functions (J1, J3)', () => {
     expectError(await run('function execute() { return Promise.reject("nope"); }'), 'execution_error', /nope/);
   });
 
+  it('SBX-20 throw null, throw undefined and a promise rejected with nothing are execution_error naming the value, not out of memory', async () => {
+    expectError(await run('function execute() { throw null; }'), 'execution_error', /^The tool threw null\.$/);
+    expectError(await run('function execute() { throw undefined; }'), 'execution_error', /^The tool threw undefined\.$/);
+    expectError(await run('function execute() { return Promise.reject(); }'), 'execution_error', /^The tool threw undefined\.$/);
+    expectError(await run('async function execute() { await null; throw null; }'), 'execution_error', /^The tool threw null\.$/);
+  });
+
+  it("SBX-20 throw null right after a call that ran out of memory on the same module is still the tool's error", async () => {
+    const bomb = await run('function execute() { var a = []; for (;;) a.push({ a: 1, b: [1, 2, 3] }); }', 'execute', { limits: { memoryBytes: 8 * 1024 * 1024 } });
+    expectError(bomb, 'sandbox_limit', /out of memory/, 'memory');
+    expectError(await run('function execute() { throw null; }'), 'execution_error', /^The tool threw null\.$/);
+  });
+
   it('SBX-20 code that does not parse is refused when the file is compiled, naming file, line and column', () => {
     expect(() => compileScript('broken.js', 'function execute() {\n  return 1 +;\n}\n')).toThrow(/^Syntax error in 'broken.js' at line 2, column 13: Unexpected token$/);
   });

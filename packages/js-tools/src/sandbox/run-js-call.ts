@@ -169,6 +169,11 @@ class CallRun {
   private cpuUsed = 0;
   private segmentStart = 0;
   private inGuest = false;
+  /**
+   * The capped heap refused to grow during the last guest segment and did not grow after: a
+   * value-less exception from that segment is QuickJS failing to allocate, not the tool's throw.
+   */
+  private heapRefused = false;
   private interruption: Interruption | undefined;
   private finished = false;
   private released = false;
@@ -300,27 +305,31 @@ class CallRun {
   private timed<T>(enter: () => T): T {
     this.segmentStart = Date.now();
     this.inGuest = true;
+    // Counted per segment, not per call: other calls run on the same module between our segments.
+    const refusals = this.heap.refusals;
     try {
       return enter();
     } finally {
       this.inGuest = false;
       this.cpuUsed += Date.now() - this.segmentStart;
+      this.heapRefused = this.heap.refusals > refusals && this.heap.outOfRoom;
     }
   }
 
   private failureFrom(errorHandle: QuickJSHandle): CallFailure {
     let dumped: unknown;
+    let unreadable = false;
     try {
       dumped = this.ctx.dump(errorHandle);
     } catch {
-      dumped = null;
+      unreadable = true;
     } finally {
       errorHandle.dispose();
     }
-    return this.classify(dumped);
+    return this.classify(dumped, unreadable);
   }
 
-  private classify(dumped: unknown): CallFailure {
+  private classify(dumped: unknown, unreadable = false): CallFailure {
     switch (this.interruption) {
       case 'cancel':
         return new CallFailure('cancelled', 'The call was cancelled.');
@@ -332,10 +341,15 @@ class CallRun {
         break;
     }
     const { name, message } = errorParts(dumped);
-    // QuickJS reports an allocation failure as an exception that dumps to null (RELIABILITY B2).
-    if (dumped === null || dumped === undefined || /out of memory/i.test(message)) {
+    // QuickJS reports an allocation failure as an exception that dumps to null when it cannot
+    // even allocate the error (RELIABILITY B2). A tool may throw null or undefined itself, so a
+    // value-less exception means memory only when the heap really refused to grow.
+    const valueless = unreadable || dumped === null || dumped === undefined;
+    if ((valueless && this.heapRefused) || /out of memory/i.test(message)) {
       return new CallFailure('sandbox_limit', `The JavaScript tool ran out of memory (limit ${mib(this.limits.memoryBytes)}).`, 'memory');
     }
+    if (unreadable) return new CallFailure('execution_error', 'The tool threw a value that could not be read.');
+    if (dumped === null || dumped === undefined) return new CallFailure('execution_error', `The tool threw ${String(dumped)}.`);
     if ((name === 'RangeError' || name === 'InternalError' || name === 'SyntaxError') && /stack overflow|call stack size/i.test(message)) {
       return new CallFailure('sandbox_limit', `The JavaScript tool overflowed its stack (limit ${mib(this.limits.stackBytes)}).`, 'stack');
     }
