@@ -151,6 +151,41 @@ describe('S2 Anthropic provider against a loopback fake Anthropic server', () =>
     });
   });
 
+  it('never sends a whitespace-only text block (the API refuses it on every later request): a blank reply adds no block, or only its tool calls', async () => {
+    fake.enqueue(fakeReply.text('ok'));
+    await provider.complete(
+      request([
+        { role: 'user', text: 'Hi' },
+        // A whitespace-only reply, recorded as it came: with nothing else the message is left out, and the user messages around it merge.
+        { role: 'assistant', text: '  \n ', toolCalls: [] },
+        { role: 'user', text: 'Read a' },
+        { role: 'assistant', text: '\n\t', toolCalls: [{ callId: 'toolu_1', toolName: 'read_file', arguments: { path: 'a' } }] },
+        { role: 'tool', callId: 'toolu_1', toolName: 'read_file', content: 'A text', isError: false },
+        { role: 'assistant', text: ' ', toolCalls: [] },
+        { role: 'user', text: 'Thanks' },
+      ]),
+    );
+    expect(fake.requests[0]?.body).toMatchObject({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Hi' },
+            { type: 'text', text: 'Read a' },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: 'A text', is_error: false },
+            { type: 'text', text: 'Thanks' },
+          ],
+        },
+      ],
+    });
+  });
+
   it('uses maxOutputTokens and omits empty tools', async () => {
     fake.enqueue(fakeReply.text('ok'));
     await provider.complete(request(HELLO, { maxOutputTokens: 99, tools: { provider: 'anthropic', tools: [] } }));

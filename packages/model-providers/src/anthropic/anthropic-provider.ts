@@ -132,7 +132,7 @@ function turnCallsToolsWithoutThinking(messages: readonly ChatMessage[]): boolea
     if (message.role === 'assistant') {
       const thinking = thinkingBlocksOf(message.providerMetadata).length > 0;
       // An empty reply adds no block, so it does not start the turn.
-      if (!thinking && message.text === '' && message.toolCalls.length === 0) continue;
+      if (!thinking && isBlank(message.text) && message.toolCalls.length === 0) continue;
       callsTools ||= message.toolCalls.length > 0;
       // Walking back, the earliest reply of the turn decides how it starts.
       startsWithThinking = thinking;
@@ -143,7 +143,23 @@ function turnCallsToolsWithoutThinking(messages: readonly ChatMessage[]): boolea
 
 /** Whether a user or tool message adds a block (the converter drops a user message with none, and its neighbours merge). */
 function addsBlock(message: Exclude<ChatMessage, { role: 'assistant' }>): boolean {
-  return message.role === 'tool' || userParts(message, { pdf: true }).length > 0;
+  return message.role === 'tool' || userBlocks(message).length > 0;
+}
+
+/**
+ * The API refuses a text block that is empty or only whitespace (400 "text content blocks must
+ * contain non-whitespace text"), on every later request of the session, so such text is never
+ * sent. A model may well answer only "  \n " (it is recorded as it came): the reply then adds no
+ * block, which also heals streams recorded before this rule.
+ */
+function isBlank(text: string): boolean {
+  return !/\S/.test(text);
+}
+
+function userBlocks(message: Extract<ChatMessage, { role: 'user' }>): Record<string, unknown>[] {
+  return userParts(message, { pdf: true })
+    .filter((part) => part.kind !== 'text' || !isBlank(part.text))
+    .map(anthropicUserBlock);
 }
 
 interface AnthropicMessage {
@@ -154,7 +170,8 @@ interface AnthropicMessage {
 /**
  * The API demands strict user/assistant alternation, so consecutive same-role entries are merged
  * into one message: several tool results become one user message of `tool_result` blocks, and a
- * user message right after them joins that same message.
+ * user message right after them joins that same message. A message without blocks (a blank reply)
+ * is left out, as the API refuses a message with empty content, and its neighbours merge.
  */
 export function toAnthropicMessages(messages: readonly ChatMessage[]): AnthropicMessage[] {
   return anthropicMessages(messages).entries;
@@ -178,13 +195,12 @@ function anthropicMessages(messages: readonly ChatMessage[]): ConvertedMessages 
     index = i;
     switch (message.role) {
       case 'user':
-        // The API rejects empty text blocks (userParts leaves none).
-        append('user', userParts(message, { pdf: true }).map(anthropicUserBlock));
+        append('user', userBlocks(message));
         break;
       case 'assistant':
         append('assistant', [
           ...thinkingBlocksOf(message.providerMetadata),
-          ...(message.text === '' ? [] : [{ type: 'text', text: message.text }]),
+          ...(isBlank(message.text) ? [] : [{ type: 'text', text: message.text }]),
           ...message.toolCalls.map((call) => ({ type: 'tool_use', id: call.callId, name: call.toolName, input: asArgumentsObject(call.arguments) })),
         ]);
         break;

@@ -12,7 +12,7 @@ function random(seed: number): () => number {
   return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
-const TEXTS = ['', 'hello', 'Price: $& and $1', `"${MESSAGES_SLOT}"`, TOOLS_SLOT, 'a\u2028b café 😀', 'line\nbreak'];
+const TEXTS = ['', ' \n ', 'hello', 'Price: $& and $1', `"${MESSAGES_SLOT}"`, TOOLS_SLOT, 'a\u2028b café 😀', 'line\nbreak'];
 
 /** Any chat message, with what makes entries merge or vanish: tool results in a row, empty assistant turns. */
 function randomMessage(next: () => number, n: number, provider: 'openai' | 'anthropic' | 'gemini'): ChatMessage {

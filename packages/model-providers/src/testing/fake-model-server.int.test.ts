@@ -17,6 +17,27 @@ describe('S2 loopback fake model server (test double for the provider APIs)', ()
     expect(fake.requests[1]?.body).toEqual({ model: 'm' });
   });
 
+  it('the Anthropic fake refuses, like the real API, a blank or empty text block and a message without content: 400 invalid_request_error, no reply taken', async () => {
+    fake = await startFakeModelServer('anthropic', { replies: [fakeReply.text('hi')] });
+    const post = async (messages: unknown): Promise<[number, unknown]> => {
+      const response = await fetch(`${fake?.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model: 'm', max_tokens: 9, messages }) });
+      return [response.status, response.status === 400 ? await response.json() : await response.text()];
+    };
+    const user = { role: 'user', content: [{ type: 'text', text: 'Hi' }] };
+    const refused = (message: string) => [400, { type: 'error', error: { type: 'invalid_request_error', message } }];
+    expect(await post([user, { role: 'assistant', content: [{ type: 'text', text: '  \n ' }] }, user])).toEqual(
+      refused('messages: text content blocks must contain non-whitespace text'),
+    );
+    expect(await post([{ role: 'user', content: [{ type: 'text', text: '' }] }])).toEqual(refused('messages: text content blocks must be non-empty'));
+    expect(await post([user, { role: 'assistant', content: [] }, user])).toEqual(
+      refused('messages.1: all messages must have non-empty content except for the optional final assistant message'),
+    );
+    expect(fake.pendingReplies).toBe(1);
+    const [status] = await post([user, { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] }, user]);
+    expect(status).toBe(200);
+    expect(fake.pendingReplies).toBe(0);
+  });
+
   it('answers 500 naming the exhausted script, and script() replaces the queue', async () => {
     fake = await startFakeModelServer('openai');
     fake.enqueue(fakeReply.text('a'), fakeReply.text('b'));

@@ -14,6 +14,8 @@
  * - With `apiKey` set, a request without the matching auth header (Bearer / x-api-key /
  *   x-goog-api-key) gets 401 and consumes no reply. Unknown paths get 404, also without
  *   consuming a reply. Every request is recorded, answered or not.
+ * - A body the real API refuses gets its 400, also without consuming a reply (Anthropic:
+ *   fake-model/anthropic-request-check.ts).
  * - The model-list endpoints answer too (OpenAI `GET /v1/models`, Anthropic `GET /v1/models`,
  *   Gemini `GET /v1beta/models`, real shapes and pagination) with `models` (or a default list);
  *   they check the key like the chat endpoint and consume no reply.
@@ -115,6 +117,12 @@ export async function startFakeModelServer(kind: FakeModelKind, options: FakeMod
     }
     if (options.apiKey !== undefined && !wire.authorized(req.headers, options.apiKey)) {
       sendJson(res, 401, wire.errorBody(401, `Fake ${kind} server: missing or wrong API key.`));
+      return;
+    }
+    const refusal = wire.refusal?.(bodyRecord);
+    if (refusal !== undefined) {
+      // Like the real API, and without taking a scripted reply: the request never reached a model.
+      sendJson(res, 400, wire.errorBody(400, refusal));
       return;
     }
     const reply = queue.shift();

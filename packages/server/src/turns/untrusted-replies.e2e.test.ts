@@ -88,6 +88,16 @@ describe('untrusted model replies over HTTP (fake Anthropic model)', () => {
     );
   });
 
+  it('a whitespace-only reply is recorded as it came, and the next turn still reaches the model (no blank text block sent, which Anthropic refuses)', async () => {
+    model.enqueue(fakeReply.text('  \n '), fakeReply.text('Hello again.'));
+    expect((await send('hi')).body).toMatchObject({ reason: 'completed' });
+    const next = await send('are you there?');
+    expect(next.body).toMatchObject({ reason: 'completed', reply: 'Hello again.' });
+    expect((messages(await eventsOf(), 'assistant') as AssistantMessageData[]).map((m) => m.text)).toEqual(['  \n ', 'Hello again.']);
+    const sent = model.requests[1]?.body as { messages: { role: string; content: { type: string; text?: string }[] }[] };
+    expect(sent.messages.map((m) => [m.role, m.content.map((b) => b.text)])).toEqual([['user', ['hi', 'are you there?']]]);
+  });
+
   it('arguments nested deep enough to overflow a recursive walk (a few KB of [[[...]]]) are refused as a validation_error and recorded as a marker; the turn completes', async () => {
     const deep = `{"path":"x.txt","content":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
     model.enqueue(fakeReply.toolCalls({ name: 'write_file', arguments: {}, argumentsText: deep, callId: 'toolu_deep' }), fakeReply.text('That did not work.'));

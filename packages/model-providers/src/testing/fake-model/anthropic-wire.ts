@@ -1,5 +1,6 @@
 import { DEFAULT_FAKE_USAGE, jsonPieces, textPieces, type FakeMessageReply } from './fake-reply';
 import type { FakeWire, StreamPlan, WireContext } from './fake-wire';
+import { anthropicRequestRefusal } from './anthropic-request-check';
 
 const ERROR_TYPES: Readonly<Record<number, string>> = {
   400: 'invalid_request_error',
@@ -24,6 +25,8 @@ export const anthropicWire: FakeWire = {
   authorized(headers, apiKey) {
     return headers['x-api-key'] === apiKey;
   },
+
+  refusal: anthropicRequestRefusal,
 
   errorBody(status, message) {
     return { type: 'error', error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message } };

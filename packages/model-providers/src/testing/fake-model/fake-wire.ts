@@ -27,6 +27,11 @@ export interface FakeWire {
   /** The provider's own error JSON. */
   errorBody(status: number, message: string): unknown;
   stream(reply: FakeMessageReply, context: WireContext): StreamPlan;
+  /**
+   * Why the real API would refuse this request body with 400 (its own message), or undefined.
+   * Checked after the key, before a reply is taken from the script.
+   */
+  refusal?(body: Record<string, unknown>): string | undefined;
   /** Frames of a 200 stream whose data cannot be parsed. */
   malformed(context: WireContext): readonly string[];
 }
