@@ -186,6 +186,54 @@ describe('S2 Anthropic provider against a loopback fake Anthropic server', () =>
     });
   });
 
+  it('sends each tool_use id once and well-formed (ids repeat across rounds, some servers send dots and colons); each tool_result takes its call’s id', async () => {
+    fake.enqueue(fakeReply.text('ok'));
+    const round = (callIds: readonly string[]): ChatMessage[] => [
+      { role: 'assistant', text: '', toolCalls: callIds.map((callId) => ({ callId, toolName: 'read_file', arguments: {} })) },
+      ...callIds.map((callId): ChatMessage => ({ role: 'tool', callId, toolName: 'read_file', content: `result of ${callId}`, isError: false })),
+    ];
+    await provider.complete(
+      request([
+        { role: 'user', text: 'Read things' },
+        // An OpenAI-compatible server without ids (call_<n> every round), then Gemini's ids, then Kimi's through OpenRouter.
+        ...round(['call_0', 'call_1']),
+        ...round(['call_0']),
+        ...round(['call_0_2', 'gemini-0-read_file']),
+        ...round(['gemini-0-read_file', 'functions.read_file:0', 'functions_read_file_0']),
+        { role: 'user', text: 'And?' },
+      ]),
+    );
+    const sent = (fake.requests[0]?.body as { messages: { content: { type: string; id?: string; tool_use_id?: string }[] }[] }).messages;
+    const pairs = sent.map((m) => m.content.map((b) => b.id ?? b.tool_use_id ?? b.type));
+    expect(pairs).toEqual([
+      ['text'],
+      ['call_0', 'call_1'],
+      ['call_0', 'call_1'],
+      ['call_0_2'],
+      ['call_0_2'],
+      ['call_0_2_2', 'gemini-0-read_file'],
+      ['call_0_2_2', 'gemini-0-read_file'],
+      ['gemini-0-read_file_2', 'functions_read_file_0', 'functions_read_file_0_2'],
+      ['gemini-0-read_file_2', 'functions_read_file_0', 'functions_read_file_0_2', 'text'],
+    ]);
+    // The results still say which call they answer.
+    expect((sent[8]?.content[1] as { content?: string }).content).toBe('result of functions.read_file:0');
+  });
+
+  it('maps the ids the same way when the body is built from kept JSON, request after request', async () => {
+    const history: ChatMessage[] = [{ role: 'user', text: 'Go' }];
+    for (let n = 1; n <= 3; n++) {
+      history.push(
+        { role: 'assistant', text: '', toolCalls: [{ callId: 'call_0', toolName: 'read_file', arguments: {} }] },
+        { role: 'tool', callId: 'call_0', toolName: 'read_file', content: `r${n}`, isError: false },
+      );
+      fake.enqueue(fakeReply.text('ok'));
+      await provider.complete(request(history.slice()));
+    }
+    const ids = fake.requests.map((r) => (r.body as { messages: { content: { id?: string }[] }[] }).messages.flatMap((m) => m.content.flatMap((b) => (b.id ? [b.id] : []))));
+    expect(ids).toEqual([['call_0'], ['call_0', 'call_0_2'], ['call_0', 'call_0_2', 'call_0_3']]);
+  });
+
   it('uses maxOutputTokens and omits empty tools', async () => {
     fake.enqueue(fakeReply.text('ok'));
     await provider.complete(request(HELLO, { maxOutputTokens: 99, tools: { provider: 'anthropic', tools: [] } }));

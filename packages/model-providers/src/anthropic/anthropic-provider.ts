@@ -14,6 +14,7 @@ import {
 import { requestTools } from '../shared/request-tools';
 import { THINKING_BUDGET_TOKENS } from '../shared/thinking-budget';
 import { anthropicThinkingMode } from './anthropic-thinking-mode';
+import { AnthropicToolUseIds } from './anthropic-tool-use-ids';
 import { asArgumentsObject, parseToolArguments } from '../shared/tool-arguments';
 import { userParts, type UserPart } from '../shared/user-content';
 
@@ -177,10 +178,17 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): Anthropic
   return anthropicMessages(messages).entries;
 }
 
-/** `toAnthropicMessages`, with the index of the last message's first chat message (body-json.ts). */
-function anthropicMessages(messages: readonly ChatMessage[]): ConvertedMessages & { readonly entries: AnthropicMessage[] } {
+/**
+ * `toAnthropicMessages` of the chat messages from `from` on, with the index of the last message's
+ * first chat message (body-json.ts). The messages before `from` are walked too, without building
+ * their blocks: the tool_use ids they took decide the ids from there on (anthropic-tool-use-ids.ts).
+ */
+function anthropicMessages(messages: readonly ChatMessage[], from = 0): ConvertedMessages & { readonly entries: AnthropicMessage[] } {
   const out: AnthropicMessage[] = [];
-  let lastStart = 0;
+  const ids = new AnthropicToolUseIds();
+  /** The role of the last message with blocks, sent or not: consecutive ones merge into one. */
+  let lastRole: AnthropicMessage['role'] | undefined;
+  let lastStart = from;
   let index = 0;
   const append = (role: AnthropicMessage['role'], blocks: Record<string, unknown>[]): void => {
     if (blocks.length === 0) return;
@@ -193,20 +201,33 @@ function anthropicMessages(messages: readonly ChatMessage[]): ConvertedMessages 
   };
   for (const [i, message] of messages.entries()) {
     index = i;
+    const sent = i >= from;
     switch (message.role) {
-      case 'user':
-        append('user', userBlocks(message));
+      case 'user': {
+        const blocks = sent ? userBlocks(message) : [];
+        if (sent ? blocks.length > 0 : addsBlock(message)) lastRole = 'user';
+        append('user', blocks);
         break;
-      case 'assistant':
-        append('assistant', [
-          ...thinkingBlocksOf(message.providerMetadata),
-          ...(isBlank(message.text) ? [] : [{ type: 'text', text: message.text }]),
-          ...message.toolCalls.map((call) => ({ type: 'tool_use', id: call.callId, name: call.toolName, input: asArgumentsObject(call.arguments) })),
-        ]);
+      }
+      case 'assistant': {
+        const thinking = thinkingBlocksOf(message.providerMetadata);
+        // A blank reply adds no block (isBlank), so it neither starts nor joins a message.
+        if (thinking.length === 0 && isBlank(message.text) && message.toolCalls.length === 0) break;
+        if (lastRole !== 'assistant') ids.startMessage();
+        lastRole = 'assistant';
+        const toolUses = message.toolCalls.map((call) => {
+          const id = ids.toolUse(call.callId);
+          return sent ? { type: 'tool_use', id, name: call.toolName, input: asArgumentsObject(call.arguments) } : undefined;
+        });
+        if (sent) append('assistant', [...thinking, ...(isBlank(message.text) ? [] : [{ type: 'text', text: message.text }]), ...(toolUses as Record<string, unknown>[])]);
         break;
-      case 'tool':
-        append('user', [{ type: 'tool_result', tool_use_id: message.callId, content: message.content, is_error: message.isError }]);
+      }
+      case 'tool': {
+        const id = ids.toolResult(message.callId);
+        lastRole = 'user';
+        if (sent) append('user', [{ type: 'tool_result', tool_use_id: id, content: message.content, is_error: message.isError }]);
         break;
+      }
     }
   }
   return { entries: out, lastStart };

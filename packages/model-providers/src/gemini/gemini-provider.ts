@@ -114,11 +114,12 @@ export function toGeminiContents(messages: readonly ChatMessage[]): GeminiConten
 }
 
 /** `toGeminiContents`, with the index of the last content's first chat message (body-json.ts). */
-function geminiContents(messages: readonly ChatMessage[]): ConvertedMessages & { readonly entries: GeminiContent[] } {
+function geminiContents(messages: readonly ChatMessage[], from = 0): ConvertedMessages & { readonly entries: GeminiContent[] } {
   const out: GeminiContent[] = [];
-  let lastStart = 0;
+  let lastStart = from;
   let resultsContent: GeminiContent | undefined;
-  for (const [index, message] of messages.entries()) {
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index] as ChatMessage;
     if (message.role === 'tool') {
       const part = {
         functionResponse: { name: message.toolName, response: message.isError ? { error: message.content } : { result: message.content } },

@@ -45,9 +45,9 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
   private readonly pdfFileParts: boolean;
   /** Each conversation's JSON, and the tool lists' (shared/body-json.ts). */
-  private readonly json = new BodyJson((messages) => ({
-    entries: messages.map((message) => toOpenAiMessage(message, { pdf: this.pdfFileParts })),
-    lastStart: Math.max(0, messages.length - 1),
+  private readonly json = new BodyJson((messages, from) => ({
+    entries: messages.slice(from).map((message) => toOpenAiMessage(message, { pdf: this.pdfFileParts })),
+    lastStart: Math.max(from, messages.length - 1),
   }));
 
   constructor(private readonly options: OpenAiCompatibleProviderOptions = {}) {

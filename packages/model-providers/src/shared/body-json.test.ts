@@ -14,6 +14,8 @@ function random(seed: number): () => number {
 
 const TEXTS = ['', ' \n ', 'hello', 'Price: $& and $1', `"${MESSAGES_SLOT}"`, TOOLS_SLOT, 'a\u2028b café 😀', 'line\nbreak'];
 
+const CALL_IDS = ['call_0', 'call_1', 'call_0_2', 'functions.read_file:0', 'functions_read_file_0', ''];
+
 /** Any chat message, with what makes entries merge or vanish: tool results in a row, empty assistant turns. */
 function randomMessage(next: () => number, n: number, provider: 'openai' | 'anthropic' | 'gemini'): ChatMessage {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
@@ -23,7 +25,12 @@ function randomMessage(next: () => number, n: number, provider: 'openai' | 'anth
     return { role: 'user', text: pick(TEXTS), ...(attachments ? { attachments } : {}) };
   }
   if (roll < 0.6) {
-    const calls = Array.from({ length: Math.floor(next() * 3) }, (_, i) => ({ callId: `c${n}-${i}`, toolName: 'read_file', arguments: next() < 0.5 ? { path: pick(TEXTS) } : {} }));
+    // Ids repeat across rounds and some are ill-formed for Anthropic, which then maps them by the ids before.
+    const calls = Array.from({ length: Math.floor(next() * 3) }, (_, i) => ({
+      callId: next() < 0.5 ? pick(CALL_IDS) : `c${n}-${i}`,
+      toolName: 'read_file',
+      arguments: next() < 0.5 ? { path: pick(TEXTS) } : {},
+    }));
     const metadata =
       next() < 0.3
         ? provider === 'anthropic'
@@ -32,7 +39,7 @@ function randomMessage(next: () => number, n: number, provider: 'openai' | 'anth
         : undefined;
     return { role: 'assistant', text: pick(TEXTS), toolCalls: calls, ...(metadata ? { providerMetadata: metadata } : {}) };
   }
-  return { role: 'tool', callId: `c${n}`, toolName: 'read_file', content: pick(TEXTS), isError: next() < 0.3 };
+  return { role: 'tool', callId: next() < 0.7 ? pick(CALL_IDS) : `c${n}`, toolName: 'read_file', content: pick(TEXTS), isError: next() < 0.3 };
 }
 
 const PROVIDERS = [
@@ -55,9 +62,9 @@ function toolsFor(provider: 'openai' | 'anthropic' | 'gemini'): ToolPayload {
 /** A ConversationJson whose entries are the messages' roles, recording how many messages each conversion got. */
 function countingConversationJson(): { json: ConversationJson; converted: number[] } {
   const converted: number[] = [];
-  const json = new ConversationJson((messages) => {
-    converted.push(messages.length);
-    return { entries: messages.map((m) => m.role), lastStart: Math.max(0, messages.length - 1) };
+  const json = new ConversationJson((messages, from) => {
+    converted.push(messages.length - from);
+    return { entries: messages.slice(from).map((m) => m.role), lastStart: Math.max(from, messages.length - 1) };
   });
   return { json, converted };
 }

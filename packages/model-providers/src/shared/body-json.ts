@@ -58,18 +58,22 @@ class JsonByObject {
 }
 
 /**
- * A provider's message list for some chat messages: its entries, and the index of the first chat
- * message in the last entry. An entry may hold several chat messages (Anthropic and Gemini put
- * consecutive tool results in one), but only the last entry can take more of them. The converter
- * must be local: converting the messages from an entry's start on gives exactly the entries the
- * whole conversion has from there (nothing may depend on earlier messages, or on which message is
- * last, such as a cache marker on the last message only), else the kept JSON goes stale.
+ * A provider's message list for the chat messages from some index on: its entries, and the index
+ * of the first chat message in the last entry. An entry may hold several chat messages (Anthropic
+ * and Gemini put consecutive tool results in one), but only the last entry can take more of them.
+ * Converting from an entry's start on must give exactly the entries the whole conversion has from
+ * there: the converter may read the earlier messages (Anthropic's tool_use ids depend on the ids
+ * before them), but nothing may depend on which message is last (such as a cache marker on the
+ * last message only), else the kept JSON goes stale.
  */
 export interface ConvertedMessages {
   readonly entries: readonly unknown[];
-  /** Index of the first chat message of the last entry (0 when there are no entries). */
+  /** Index in the messages of the first chat message of the last entry (any index when there are no entries). */
   readonly lastStart: number;
 }
+
+/** The entries of `messages` from `from` on; the messages before it are context only. */
+export type ConvertMessages = (messages: readonly ChatMessage[], from: number) => ConvertedMessages;
 
 interface Kept {
   readonly messages: readonly ChatMessage[];
@@ -89,7 +93,7 @@ interface Kept {
 export class ConversationJson {
   private readonly kept = new WeakMap<ChatMessage, Kept>();
 
-  constructor(private readonly convert: (messages: readonly ChatMessage[]) => ConvertedMessages) {}
+  constructor(private readonly convert: ConvertMessages) {}
 
   /** The JSON items of `convert(messages).entries`, for `jsonArray` (at most two strings). */
   of(messages: readonly ChatMessage[]): string[] {
@@ -98,12 +102,12 @@ export class ConversationJson {
     const kept = this.kept.get(first);
     const goesOn = kept !== undefined && kept.messages.length <= messages.length && kept.messages.every((m, i) => m === messages[i]);
     const from = goesOn ? kept.openFrom : 0;
-    const { entries, lastStart } = this.convert(from === 0 ? messages : messages.slice(from));
+    const { entries, lastStart } = this.convert(messages, from);
     const items = entries.map((entry) => JSON.stringify(entry));
     const open = items.pop();
     // Kept flat: the next request copies it once instead of walking a list of pieces.
     const closed = (goesOn && kept.closed !== '' ? [kept.closed, ...items] : items).join(',');
-    const openFrom = open === undefined ? from : from + lastStart;
+    const openFrom = open === undefined ? from : lastStart;
     // Attached files are loaded into new message objects for every request, so a conversation
     // holding them never goes on from its last request: keeping its JSON would only keep the
     // files' base64 in memory. (Messages kept before carry none: they were kept.)
@@ -132,7 +136,7 @@ export class BodyJson {
   private readonly conversation: ConversationJson;
   private readonly tools = new JsonByObject();
 
-  constructor(convert: (messages: readonly ChatMessage[]) => ConvertedMessages) {
+  constructor(convert: ConvertMessages) {
     this.conversation = new ConversationJson(convert);
   }
 

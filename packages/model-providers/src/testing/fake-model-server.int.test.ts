@@ -38,6 +38,25 @@ describe('S2 loopback fake model server (test double for the provider APIs)', ()
     expect(fake.pendingReplies).toBe(0);
   });
 
+  it('the Anthropic fake refuses, like the real API, a tool_use id used twice or outside ^[a-zA-Z0-9_-]+$, and a tool_result that answers no tool_use of the message before', async () => {
+    fake = await startFakeModelServer('anthropic');
+    const post = async (messages: unknown): Promise<unknown> => {
+      const response = await fetch(`${fake?.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model: 'm', max_tokens: 9, messages }) });
+      return ((await response.json()) as { error?: { message?: string } }).error?.message;
+    };
+    const user = { role: 'user', content: [{ type: 'text', text: 'Hi' }] };
+    const use = (id: string) => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 't', input: {} }] });
+    const result = (id: string) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'r' }] });
+    expect(await post([user, use('call_0'), result('call_0'), use('call_0'), result('call_0')])).toBe('messages.3.content.0: `tool_use` ids must be unique');
+    expect(await post([user, use('functions.get_time:0'), result('functions.get_time:0')])).toBe(
+      "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+    );
+    expect(await post([user, use('call_0'), result('call_1')])).toBe(
+      'messages.2.content.0: unexpected `tool_use_id` found in `tool_result` blocks: call_1. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
+    );
+    expect(fake.requests).toHaveLength(3);
+  });
+
   it('answers 500 naming the exhausted script, and script() replaces the queue', async () => {
     fake = await startFakeModelServer('openai');
     fake.enqueue(fakeReply.text('a'), fakeReply.text('b'));

@@ -98,6 +98,22 @@ describe('untrusted model replies over HTTP (fake Anthropic model)', () => {
     expect(sent.messages.map((m) => [m.role, m.content.map((b) => b.text)])).toEqual([['user', ['hi', 'are you there?']]]);
   });
 
+  it('the same call id in every round (a server without ids) still reaches Anthropic once per id; each result answers its own call', async () => {
+    model.enqueue(
+      fakeReply.toolCalls({ name: 'get_current_time', arguments: {}, callId: 'call_0' }),
+      fakeReply.text('First.'),
+      fakeReply.toolCalls({ name: 'get_current_time', arguments: { timezone: 'UTC' }, callId: 'call_0' }),
+      fakeReply.text('Second.'),
+    );
+    expect((await send('time?')).body).toMatchObject({ reason: 'completed', reply: 'First.' });
+    expect((await send('and in UTC?')).body).toMatchObject({ reason: 'completed', reply: 'Second.' });
+    // Recorded as the model sent them: both calls are call_0.
+    expect((messages(await eventsOf(), 'tool') as ToolResultMessageData[]).map((r) => r.callId)).toEqual(['call_0', 'call_0']);
+    const last = model.requests[3]?.body as { messages: { content: { type: string; id?: string; tool_use_id?: string }[] }[] };
+    const ids = last.messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : b.type === 'tool_result' ? [b.tool_use_id] : [])));
+    expect(ids).toEqual(['call_0', 'call_0', 'call_0_2', 'call_0_2']);
+  });
+
   it('arguments nested deep enough to overflow a recursive walk (a few KB of [[[...]]]) are refused as a validation_error and recorded as a marker; the turn completes', async () => {
     const deep = `{"path":"x.txt","content":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
     model.enqueue(fakeReply.toolCalls({ name: 'write_file', arguments: {}, argumentsText: deep, callId: 'toolu_deep' }), fakeReply.text('That did not work.'));
