@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '../api/api-error';
 import type { StreamEvent } from '../api/client';
 import type { SessionView, StoredEvent } from '@oneclaw/api-contract';
-import { ChatSessionStore, chatStoreFor, type ChatApi } from './chat-store';
+import { BUSY_ELSEWHERE_REFUSAL, ChatSessionStore, chatStoreFor, type ChatApi } from './chat-store';
 import { onSessionsChanged } from './sessions-changed';
 
 /** A stored event's metadata as the server records it. */
@@ -135,10 +135,30 @@ describe("a session's chat store", () => {
 
   test('a send the server refuses before streaming gives the text back (refused) and shows why', async () => {
     const api = new FakeApi();
-    api.refuseStream = new ApiError(409, 'turn_in_progress', 'Still answering; cancel it first.');
+    api.refuseStream = new ApiError(503, 'provider_not_configured', 'No model is configured.');
     const store = new ChatSessionStore(api, 's');
     await expect(store.send('hello')).resolves.toBe('refused');
-    expect(store.getState().items).toEqual([expect.objectContaining({ kind: 'error', code: 'turn_in_progress', detail: 'Still answering; cancel it first.' })]);
+    expect(store.getState().items).toEqual([expect.objectContaining({ kind: 'error', code: 'provider_not_configured', detail: 'No model is configured.' })]);
+  });
+
+  test("a send refused because another window's turn runs (409 turn_in_progress) shows that window's notice, no error card; the next read after that turn leaves nothing behind", async () => {
+    const api = new FakeApi();
+    api.stored = { view: view(), events: [message('m1', 'user', 'hello', 0)] };
+    const store = new ChatSessionStore(api, 's');
+    await store.refresh();
+    expect(store.getState().busyElsewhere).toBe(false);
+    // Another window sent meanwhile: this page had not heard of it.
+    api.stored = { ...api.stored, view: view({ turnInProgress: true }) };
+    api.refuseStream = new ApiError(409, 'turn_in_progress', 'A turn is running; cancel it with POST /api/sessions/s/cancel.');
+    await expect(store.send('me too')).resolves.toBe('refused');
+    expect(store.getState()).toMatchObject({ turn: 'none', busyElsewhere: true });
+    expect(store.getState().items.map((item) => item.kind)).toEqual(['user']);
+    expect(store.getState().status).toContain('answering a message sent from another window');
+    // The page polls while busy elsewhere; once that turn is over nothing of the refusal stays.
+    api.stored = { view: view(), events: [message('m1', 'user', 'hello', 0), message('m2', 'user', 'other', 1), message('m3', 'assistant', 'reply', 2)] };
+    await store.refresh();
+    expect(store.getState().busyElsewhere).toBe(false);
+    expect(store.getState().items.map((item) => item.kind)).toEqual(['user', 'user', 'assistant']);
   });
 
   test('a second send while a turn runs is refused without a request', async () => {
@@ -219,6 +239,68 @@ describe("a session's chat store", () => {
     off();
     expect(listChanges).toBe(1);
     expect(store.getState()).toMatchObject({ items: [], loadedGroups: [] });
+  });
+
+  test("clear refused because another window's turn runs says so in words, not the API's; a read showing that turn over drops the notice, other refusals stay", async () => {
+    const api = new FakeApi();
+    api.stored = { view: view({ turnInProgress: true }), events: [message('m1', 'user', 'hello', 0)] };
+    api.answers.set('POST /api/sessions/s/clear', () => {
+      throw new ApiError(409, 'turn_in_progress', 'A turn is running; cancel it with POST /api/sessions/s/cancel.');
+    });
+    const store = new ChatSessionStore(api, 's');
+    await expect(store.clear()).resolves.toBe(false);
+    expect(store.getState().actionError).toEqual({ code: 'turn_in_progress', detail: BUSY_ELSEWHERE_REFUSAL });
+    expect(store.getState().busyElsewhere).toBe(true);
+    await store.refresh();
+    expect(store.getState().actionError?.code).toBe('turn_in_progress');
+    api.stored = { ...api.stored, view: view() };
+    await store.refresh();
+    expect(store.getState().actionError).toBeUndefined();
+
+    api.answers.set('DELETE /api/sessions/s/tool-groups/x', () => {
+      throw new ApiError(409, 'group_not_loaded', "Tool group 'x' is not loaded.");
+    });
+    await store.unloadGroup('x');
+    await store.refresh();
+    expect(store.getState().actionError?.code).toBe('group_not_loaded');
+  });
+
+  test('a rename shows its title at once, also while a turn streams (a re-read waits until it is over); a read that started before it is dropped', async () => {
+    const api = new FakeApi();
+    api.stored = { view: view({ title: 'Old' }), events: [] };
+    const store = new ChatSessionStore(api, 's');
+    await store.refresh();
+    const reading = store.refresh();
+    store.renamed('Read before');
+    await reading;
+    expect(store.getState().title).toBe('Read before');
+    const sending = store.send('long job');
+    await until(() => api.streams.length === 1);
+    store.renamed('New name');
+    expect(store.getState().title).toBe('New name');
+    await store.refresh();
+    expect(store.getState().title).toBe('New name');
+    api.stored = { view: view({ title: 'New name' }), events: [] };
+    api.streams[0]!.end();
+    await sending;
+    expect(store.getState().title).toBe('New name');
+  });
+
+  test('a session the draft created is known without a read: not loading during its first turn', async () => {
+    const api = new FakeApi();
+    const store = new ChatSessionStore(api, 's');
+    store.startedEmpty(view());
+    const sending = store.send('first');
+    await until(() => api.streams.length === 1);
+    // The page's refresh is skipped while the turn streams; the store is loaded anyway.
+    await store.refresh();
+    expect(store.getState()).toMatchObject({ loaded: true, turn: 'running' });
+    expect(api.calls.filter((call) => call.startsWith('GET'))).toEqual([]);
+    store.focusComposerOnOpen();
+    expect(store.takeComposerFocus()).toBe(true);
+    expect(store.takeComposerFocus()).toBe(false);
+    api.streams[0]!.end();
+    await sending;
   });
 
   test('a read that started before a change is dropped; when it was the first, the session is read again, so the page does not stay loading', async () => {

@@ -4,6 +4,7 @@ import { newIdempotencyKey } from '../api/idempotency-key';
 import { readAllSessionEvents } from '../api/session-events';
 import type { AttachmentRef, SessionView, StoredEvent } from '@oneclaw/api-contract';
 import { notifySessionsChanged } from './sessions-changed';
+import { holdUnload } from './unload-guard';
 import { chatReducer, initialChatState, type ChatAction, type ChatState } from './transcript';
 
 /** The part of the API client a session store uses (a fake in unit tests). */
@@ -50,6 +51,8 @@ export class ChatSessionStore {
    * the cost of a turn's re-read stays the size of the turn, not of the session.
    */
   private events: StoredEvent[] = [];
+  /** The page opened from the new-session draft's send: its message box takes the focus once. */
+  private composerFocusWanted = false;
 
   constructor(
     private readonly api: ChatApi,
@@ -92,7 +95,9 @@ export class ChatSessionStore {
         ),
       ]);
       if (epoch !== this.epoch || this.stream) return;
-      this.set({ loadError: undefined, title: view.title ?? undefined });
+      // A "not done: a reply runs elsewhere" notice is over once that turn is.
+      const busyRefusal = this.state.actionError?.code === TURN_IN_PROGRESS && !view.turnInProgress;
+      this.set({ loadError: undefined, title: view.title ?? undefined, ...(busyRefusal ? { actionError: undefined } : {}) });
       this.dispatch({ type: 'stored', view, ...(events ? { events } : {}) });
     } catch (error) {
       if (epoch !== this.epoch) return;
@@ -143,6 +148,8 @@ export class ChatSessionStore {
     this.stream = controller;
     let ended = () => {};
     this.streamEnded = new Promise<void>((resolve) => (ended = resolve));
+    // Reloading or closing the page now would cancel the turn: the browser asks first.
+    const release = holdUnload();
     this.epoch++;
     this.set({ actionError: undefined });
     this.dispatch(start);
@@ -177,11 +184,15 @@ export class ChatSessionStore {
         const unreachable = !received && error instanceof ApiError && error.status === 0 && start.type === 'send';
         if (refused) outcome = 'refused';
         if (unreachable) outcome = 'unsent';
-        this.dispatch({ type: 'stream-failed', refused, unreachable, ...problem });
+        // Another window's turn runs (this page had not heard of it yet): no error card, the
+        // page's "answering in another window" notice says it, and goes once that turn is over.
+        const busy = refused && problem.code === TURN_IN_PROGRESS;
+        this.dispatch({ type: 'stream-failed', refused, unreachable, ...(busy ? { busyElsewhere: true } : {}), ...problem });
       }
     } finally {
       this.stream = undefined;
       this.epoch++;
+      release();
       ended();
     }
     // An unreachable server would fail these reads too, and each failure would show its own
@@ -245,6 +256,37 @@ export class ChatSessionStore {
     return this.change(() => this.api.delete<SessionView>(`${this.base}/tool-groups/${seg(groupName)}`), false);
   }
 
+  /**
+   * A session the draft has just created (`view` is the create's answer: no message, no event
+   * yet) is known without a read: its page is not "loading" during the first turn, and its
+   * message box can be typed in while the first reply streams.
+   */
+  startedEmpty(view: SessionView): void {
+    if (this.state.loaded || this.stream) return;
+    this.dispatch({ type: 'stored', view, events: [] });
+  }
+
+  /** Asks the session's page to focus its message box when it opens (the draft sent the first message). */
+  focusComposerOnOpen(): void {
+    this.composerFocusWanted = true;
+  }
+
+  /** Whether the page opening now should focus its message box; asked once. */
+  takeComposerFocus(): boolean {
+    const wanted = this.composerFocusWanted;
+    this.composerFocusWanted = false;
+    return wanted;
+  }
+
+  /**
+   * The session was renamed (the PATCH's answer): the header shows the new title at once, even
+   * while a turn streams (a re-read waits until it is over). A read that started before is stale.
+   */
+  renamed(title: string | null): void {
+    this.epoch++;
+    this.set({ title: title ?? undefined });
+  }
+
   dismissError(): void {
     this.set({ actionError: undefined });
   }
@@ -262,7 +304,10 @@ export class ChatSessionStore {
       if (!this.state.loaded) await this.refresh();
       return true;
     } catch (error) {
-      this.set({ actionError: asActionError(error) });
+      const problem = asActionError(error);
+      // Refused because another window's turn runs: say so in words, not the API's; the
+      // re-read below shows that window's notice, and the next read after its turn drops this.
+      this.set({ actionError: problem.code === TURN_IN_PROGRESS ? { code: TURN_IN_PROGRESS, detail: BUSY_ELSEWHERE_REFUSAL } : problem });
       // Whatever happened, show what the server now holds.
       await this.refresh();
       return false;
@@ -279,6 +324,12 @@ export class ChatSessionStore {
     for (const listener of [...this.listeners]) listener(this.state);
   }
 }
+
+/** The server's refusal of a change while a turn runs (docs/api.md). */
+const TURN_IN_PROGRESS = 'turn_in_progress';
+
+/** What a refused clear, load or unload says when another window's turn runs. */
+export const BUSY_ELSEWHERE_REFUSAL = 'Not done: the session is answering a message sent from another window. Try again when that reply is over, or cancel it.';
 
 export function asActionError(error: unknown): ActionError {
   if (error instanceof ApiError) return { code: error.code, detail: error.detail };

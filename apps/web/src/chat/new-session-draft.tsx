@@ -38,17 +38,18 @@ export function NewSessionDraft() {
   async function start(text: string, attachments: readonly AttachmentRef[] = []): Promise<SendOutcome> {
     setStarting(true);
     setError(undefined);
-    let sessionId: string;
+    let view: SessionView;
     try {
       // The key makes a retried create (a lost answer) record one session, not two.
-      const view = await api.post<SessionView>('/api/sessions', { agentId }, { headers: { 'idempotency-key': newIdempotencyKey() } });
-      sessionId = view.sessionId;
+      view = await api.post<SessionView>('/api/sessions', { agentId }, { headers: { 'idempotency-key': newIdempotencyKey() } });
     } catch (e) {
       setError(asActionError(e));
       setStarting(false);
       return 'refused';
     }
+    const sessionId = view.sessionId;
     const store = chatStoreFor(api, sessionId);
+    store.startedEmpty(view);
     const recorded = new Promise<'recorded'>((resolve) => {
       const off = store.subscribe((state) => {
         if (messageRecorded(state)) {
@@ -68,6 +69,9 @@ export function NewSessionDraft() {
     }
     // Recorded (its turn streams on in the session's page), or not sent (shown there with Retry).
     notifySessionsChanged();
+    // The draft's box was disabled while starting, so focus fell to nothing: the session's
+    // page puts it in its own box, where a keyboard user goes on typing.
+    store.focusComposerOnOpen();
     navigate({ name: 'chat', sessionId });
     return 'sent';
   }

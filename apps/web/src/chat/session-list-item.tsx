@@ -4,7 +4,7 @@ import { useApi } from '../api/api-context';
 import { PencilIcon, TrashIcon } from '../icons/icons';
 import { ConfirmDialog } from '../layout/confirm-dialog';
 import { routeHref } from '../routes';
-import type { SessionSummary } from '@oneclaw/api-contract';
+import type { SessionSummary, SessionView } from '@oneclaw/api-contract';
 import { asActionError, chatStoreFor, type ActionError } from './chat-store';
 
 /** The longest title the server takes (SESSION_TITLE_MAX_CHARS in @oneclaw/core). */
@@ -32,13 +32,13 @@ export function SessionListItem(props: { session: SessionSummary; current: boole
     setMode(next);
   }
 
-  async function act(request: () => Promise<unknown>, done: () => void) {
+  async function act<T>(request: () => Promise<T>, done: (answer: T) => void) {
     setBusy(true);
     setError(undefined);
     try {
-      await request();
+      const answer = await request();
       setMode('view');
-      done();
+      done(answer);
     } catch (e) {
       setError(asActionError(e));
     } finally {
@@ -48,11 +48,14 @@ export function SessionListItem(props: { session: SessionSummary; current: boole
 
   const rename = () =>
     act(
-      () => api.patch(base, { title }),
-      () => {
+      () => api.patch<SessionView>(base, { title }),
+      (view) => {
         props.onRenamed();
-        // The open chat shows the title in its header: read it again.
-        if (current) void chatStoreFor(api, session.sessionId).refresh();
+        // The chat header shows the title the server recorded at once: a re-read would wait
+        // until a running turn is over (the store does not read while its turn streams).
+        const store = chatStoreFor(api, session.sessionId);
+        store.renamed(view.title);
+        if (current) void store.refresh();
       },
     );
 

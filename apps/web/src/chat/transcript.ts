@@ -161,7 +161,15 @@ export type ChatAction =
    * The send failed; `refused` when nothing was recorded (an answer before the stream opened),
    * `unreachable` when no answer came at all (the message stays, marked not sent).
    */
-  | { readonly type: 'stream-failed'; readonly refused: boolean; readonly unreachable?: boolean; readonly code: string; readonly detail: string }
+  | {
+      readonly type: 'stream-failed';
+      readonly refused: boolean;
+      readonly unreachable?: boolean;
+      /** Refused because a turn started elsewhere runs: the busy notice says so, no error card. */
+      readonly busyElsewhere?: boolean;
+      readonly code: string;
+      readonly detail: string;
+    }
   | { readonly type: 'cancel-requested' }
   /** A retry of the last turn (the user message stays) or an edit of the last user message (replaced by `text`). */
   | { readonly type: 'redo'; readonly kind: 'retry'; readonly messageId: string }
@@ -250,6 +258,15 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         return { ...state, turn: 'none', items, status: `Not sent: ${action.detail}` };
       }
       const items = action.refused ? state.items.filter((item) => !(item.kind === 'user' && item.pending)) : settleLiveItems(state.items);
+      if (action.busyElsewhere) {
+        return {
+          ...state,
+          turn: 'none',
+          items,
+          busyElsewhere: true,
+          status: 'Not sent: the session is answering a message sent from another window. Your message is back in the box.',
+        };
+      }
       const error: ErrorItem = { kind: 'error', key: `error-${state.live.counter}`, code: action.code, detail: action.detail };
       return { ...state, turn: 'none', items: [...items, error], status: `Error: ${action.detail}` };
     }
