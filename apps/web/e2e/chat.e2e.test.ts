@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { fakeReply } from '@oneclaw/server/testing';
+import { fakeGate, fakeReply } from '@oneclaw/server/testing';
 import type { Page } from 'playwright-core';
 import {
   API_TOKEN,
@@ -33,6 +33,15 @@ async function send(page: Page, text: string): Promise<void> {
 /** The transcript is not busy any more: the turn is over (the page then re-reads the session). */
 async function turnOver(page: Page): Promise<void> {
   await page.locator('[aria-labelledby="transcript-title"][aria-busy="false"]').waitFor();
+}
+
+/** Until keyboard focus is on the element `selector` matches (a focus move waits for a render). */
+async function waitForFocus(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((css) => document.activeElement !== null && document.activeElement === document.querySelector(css), selector, { timeout: 5000 });
+}
+
+async function hasFocus(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((css) => document.activeElement !== null && document.activeElement === document.querySelector(css), selector);
 }
 
 function conversation(page: Page) {
@@ -413,6 +422,8 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     await notice.waitFor();
     await messageBox(second.page).fill('Me too');
     expect(await second.page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    // Clearing would be refused too (409 turn_in_progress): not offered while that turn runs.
+    expect(await second.page.getByRole('button', { name: 'Clear', exact: true }).isDisabled()).toBe(true);
     await second.page.getByRole('button', { name: 'Cancel it' }).click();
 
     await conversation(first.page).getByText('Turn stopped: Cancelled.', { exact: false }).waitFor();
@@ -549,6 +560,168 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     expect(await current.getAttribute('aria-current')).toBe('page');
     await page.keyboard.press('Escape');
     await waitForAttribute(menu, 'aria-expanded', 'false');
+    expect(errors).toEqual([]);
+  });
+
+  test("S6: a window that had not heard of another window's turn: its send and its Clear are refused (409 turn_in_progress) without the API's words; the busy notice says why, the text goes back into the box, and nothing of it stays once that turn is over", async () => {
+    const first = await ui.open({ device: DESKTOP });
+    ui.fake.enqueue(fakeReply.text('One.'));
+    const sessionId = await startSession(first.page, 'A shared session');
+    await conversation(first.page).getByText('One.').waitFor();
+    await turnOver(first.page);
+    // Both open before the first window sends: neither has heard of that turn.
+    const hash = `#/sessions/${encodeURIComponent(sessionId)}`;
+    const sender = await ui.open({ device: DESKTOP, hash });
+    const clearer = await ui.open({ device: DESKTOP, hash });
+    await conversation(sender.page).getByText('One.').waitFor();
+    await conversation(clearer.page).getByText('One.').waitFor();
+    // The server refuses a clear during a turn (docs/api.md); the route answers as it does.
+    await clearer.page.route('**/api/sessions/*/clear', (route) =>
+      route.fulfill({
+        status: 409,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ code: 'turn_in_progress', title: 'Conflict', status: 409, detail: `A turn is running; cancel it with POST /api/sessions/${sessionId}/cancel.` }),
+      }),
+    );
+
+    const gate = fakeGate();
+    ui.fake.enqueue({ text: 'Answer to the first window.', waitFor: gate.opened });
+    await send(first.page, 'From the first window');
+    // The model was asked (model_requested): the server runs the turn.
+    await waitForText(first.page.locator('.waiting__model'), /\S/);
+
+    const notice = (page: Page) => page.getByText('This session is answering a message sent from another window', { exact: false });
+    await send(sender.page, 'From the second window');
+    await notice(sender.page).waitFor();
+    expect(await sender.page.getByRole('alert').count()).toBe(0);
+    expect(await messageBox(sender.page).inputValue()).toBe('From the second window');
+    expect(await sender.page.getByRole('button', { name: 'Clear', exact: true }).isDisabled()).toBe(true);
+
+    await clearer.page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await clearer.page.getByRole('button', { name: 'Clear conversation' }).click();
+    const refusal = clearer.page.getByRole('alert').filter({ hasText: 'Not done: the session is answering a message sent from another window.' });
+    await refusal.waitFor();
+    await notice(clearer.page).waitFor();
+    expect(await clearer.page.getByRole('alert').count()).toBe(1);
+
+    gate.release();
+    await conversation(first.page).getByText('Answer to the first window.').waitFor();
+    // Both follow on their own once the turn is over (they re-read while it runs).
+    await conversation(sender.page).getByText('Answer to the first window.').waitFor();
+    await notice(sender.page).waitFor({ state: 'detached' });
+    await refusal.waitFor({ state: 'detached' });
+    expect(await sender.page.getByRole('alert').count()).toBe(0);
+    expect(await conversation(sender.page).getByText('turn_in_progress', { exact: false }).count()).toBe(0);
+    expect(await conversation(clearer.page).getByText('One.').count()).toBe(1);
+    ui.fake.enqueue(fakeReply.text('Now the second window.'));
+    await sender.page.getByRole('button', { name: 'Send' }).click();
+    await conversation(sender.page).getByText('Now the second window.').waitFor();
+    // Each refusal is one failed request in the console, and nothing else.
+    const refused = 'console: Failed to load resource: the server responded with a status of 409 (Conflict)';
+    expect(first.errors).toEqual([]);
+    expect(sender.errors).toEqual([refused]);
+    expect(clearer.errors).toEqual([refused]);
+  });
+
+  test("S6 focus: a first message sent from the draft with Enter leaves focus in the session page's message box; a mouse Send keeps it in the box, and the end of the turn does not take it from what the user went on to type in; Clear gives it back (the box after confirming, the Clear button after Keep)", async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP, hash: '#/new' });
+    await page.getByRole('heading', { level: 1, name: 'New session' }).waitFor();
+    const first = fakeGate();
+    ui.fake.enqueue({ text: 'First answer.', waitFor: first.opened });
+    await send(page, 'Sent from the keyboard');
+    await page.waitForURL((url) => url.hash.startsWith('#/sessions/'));
+    await waitForFocus(page, '#composer-text');
+    // The next message can be typed while the first reply is awaited.
+    await page.keyboard.type('Next one');
+    expect(await messageBox(page).inputValue()).toBe('Next one');
+    first.release();
+    await conversation(page).getByText('First answer.').waitFor();
+    await turnOver(page);
+
+    const second = fakeGate();
+    ui.fake.enqueue({ text: 'Second answer.', waitFor: second.opened });
+    await messageBox(page).fill('Sent with the mouse');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).waitFor();
+    expect(await hasFocus(page, '#composer-text')).toBe(true);
+    // The user goes on to search while the reply is awaited; its end must not pull focus back.
+    const search = page.getByRole('searchbox', { name: 'Search sessions' });
+    await search.click();
+    await page.keyboard.type('Sent');
+    second.release();
+    await conversation(page).getByText('Second answer.').waitFor();
+    // Edit shows on the message once the page has re-read the stored session: the send is over.
+    await conversation(page).getByRole('listitem').filter({ hasText: 'Sent with the mouse' }).getByRole('button', { name: 'Edit' }).waitFor();
+    expect(await hasFocus(page, 'input[type="search"]')).toBe(true);
+    await page.keyboard.type(' with');
+    expect(await search.inputValue()).toBe('Sent with');
+    await search.fill('');
+
+    // Clear from the keyboard: Escape (Keep) returns to Clear; confirming goes on to the message box.
+    const clear = page.getByRole('button', { name: 'Clear', exact: true });
+    await clear.focus();
+    await page.keyboard.press('Enter');
+    await waitForFocus(page, '.chat__confirm .button--danger');
+    await page.keyboard.press('Escape');
+    await waitForFocus(page, '.chat__actions button');
+    expect(await page.locator('.chat__actions button').innerText()).toBe('Clear');
+    await page.keyboard.press('Enter');
+    await waitForFocus(page, '.chat__confirm .button--danger');
+    await page.keyboard.press('Enter');
+    await page.getByText('No messages yet.', { exact: false }).waitFor();
+    await waitForFocus(page, '#composer-text');
+    expect(errors).toEqual([]);
+  });
+
+  test('S6: leaving the page while its turn runs asks first (beforeunload: the server would cancel the turn); with no turn running it closes without asking', async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP });
+    const gate = fakeGate();
+    ui.fake.enqueue({ text: 'Still here.', waitFor: gate.opened });
+    await startSession(page, 'Do not go yet');
+    await page.getByRole('button', { name: 'Cancel' }).waitFor();
+    const asked: string[] = [];
+    const dialog = page.waitForEvent('dialog');
+    const closed = page.waitForEvent('close');
+    page.on('dialog', (d) => {
+      asked.push(d.type());
+    });
+    await page.close({ runBeforeUnload: true });
+    const first = await Promise.race([dialog, closed.then(() => undefined)]);
+    expect(first?.type()).toBe('beforeunload');
+    // Stay on the page: the turn goes on.
+    await first!.dismiss();
+    gate.release();
+    await conversation(page).getByText('Still here.').waitFor();
+    await turnOver(page);
+    page.removeAllListeners('dialog');
+    page.on('dialog', (d) => {
+      asked.push(d.type());
+      void d.accept();
+    });
+    await page.close({ runBeforeUnload: true });
+    await closed;
+    expect(asked).toEqual(['beforeunload']);
+    expect(errors).toEqual([]);
+  });
+
+  test('S6: renaming the open session while its turn runs shows the new title in the chat header at once', async () => {
+    const { page, errors } = await ui.open({ device: DESKTOP });
+    const gate = fakeGate();
+    ui.fake.enqueue({ text: 'Answered under the new title.', waitFor: gate.opened });
+    await startSession(page, 'Title before the rename');
+    await page.getByRole('button', { name: 'Cancel' }).waitFor();
+    const side = page.getByRole('complementary', { name: 'Sessions' });
+    await side.getByRole('button', { name: 'Rename Title before the rename' }).click();
+    await side.getByRole('textbox', { name: /^New title for/ }).fill('Renamed during the turn');
+    await side.getByRole('button', { name: 'Save' }).click();
+    // The list shows it after reading the sessions again; the header was set from the rename's answer before.
+    await side.getByRole('link', { name: /Renamed during the turn/ }).waitFor();
+    expect(await page.locator('#chat-title').innerText()).toBe('Renamed during the turn');
+    expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
+    gate.release();
+    await conversation(page).getByText('Answered under the new title.').waitFor();
+    await turnOver(page);
+    await waitForText(page.locator('#chat-title'), 'Renamed during the turn');
     expect(errors).toEqual([]);
   });
 

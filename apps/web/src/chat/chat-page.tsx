@@ -63,6 +63,12 @@ function ChatSession({ sessionId }: { sessionId: string }) {
   const [state, store] = useChatSession(sessionId);
   const groups = useResource((api, signal) => api.get<{ groups: ToolGroupView[] }>('/api/tool-groups', { signal }).then((answer) => answer.groups), []);
   const [confirmingClear, setConfirmingClear] = useState(false);
+  const clearButton = useRef<HTMLButtonElement>(null);
+  const messageBox = useRef<HTMLTextAreaElement>(null);
+  // Keep (or Escape) in the Clear confirm step gives the focus back to the Clear button.
+  const refocusClear = useRef(false);
+  // Opened from the draft's first send: the message box takes the focus (asked once).
+  const [autoFocus] = useState(() => store.takeComposerFocus());
   const scroller = useRef<HTMLDivElement>(null);
   // Follow new output only while the reader is at the bottom; scrolling up to read stops it.
   const followOutput = useRef(true);
@@ -83,6 +89,12 @@ function ChatSession({ sessionId }: { sessionId: string }) {
     const timer = setInterval(() => void store.refresh(), BUSY_POLL_MS);
     return () => clearInterval(timer);
   }, [state.busyElsewhere, state.turn, store]);
+
+  useEffect(() => {
+    if (confirmingClear || !refocusClear.current) return;
+    refocusClear.current = false;
+    clearButton.current?.focus();
+  }, [confirmingClear]);
 
   if (state.loadError?.code === 'session_not_found' || state.loadError?.code === 'invalid_session_id') {
     return (
@@ -124,7 +136,13 @@ function ChatSession({ sessionId }: { sessionId: string }) {
               Audit
             </a>
             {!confirmingClear && (
-              <button type="button" class="button button--small" disabled={running || !state.loaded} onClick={() => setConfirmingClear(true)}>
+              <button
+                ref={clearButton}
+                type="button"
+                class="button button--small"
+                disabled={running || state.busyElsewhere || !state.loaded}
+                onClick={() => setConfirmingClear(true)}
+              >
                 Clear
               </button>
             )}
@@ -134,9 +152,14 @@ function ChatSession({ sessionId }: { sessionId: string }) {
           <ConfirmClear
             onConfirm={async () => {
               setConfirmingClear(false);
+              // The confirm step goes away with the focus in it: the next thing to do is type.
+              messageBox.current?.focus();
               await store.clear();
             }}
-            onKeep={() => setConfirmingClear(false)}
+            onKeep={() => {
+              refocusClear.current = true;
+              setConfirmingClear(false);
+            }}
           />
         )}
         <GroupBar
@@ -221,6 +244,8 @@ function ChatSession({ sessionId }: { sessionId: string }) {
         turn={state.turn}
         disabled={!state.loaded}
         busyElsewhere={state.busyElsewhere}
+        autoFocus={autoFocus}
+        boxRef={messageBox}
         onSend={(text, attachments) => {
           followOutput.current = true;
           return store.send(text, undefined, attachments);

@@ -1,4 +1,5 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { RefObject } from 'preact';
 import { PaperclipIcon, WarningIcon } from '../icons/icons';
 import type { AttachmentRef } from '@oneclaw/api-contract';
 import { ATTACHMENT_TYPES, attachmentProblem, MAX_ATTACHMENTS } from './attachment-files';
@@ -30,6 +31,10 @@ export function Composer(props: {
    * with no session yet). The command leaves the box; the chosen files stay.
    */
   commandNote?: (text: string) => string | undefined;
+  /** Focus the box once it can be typed in (the page opened from a keyboard send in the draft). */
+  autoFocus?: boolean;
+  /** The message box, for a page that moves focus to it (after Clear). */
+  boxRef?: RefObject<HTMLTextAreaElement | null>;
 }) {
   const { turn, disabled, busyElsewhere } = props;
   const [text, setText] = useState('');
@@ -37,12 +42,20 @@ export function Composer(props: {
   const [attachError, setAttachError] = useState<string | undefined>();
   const [uploading, setUploading] = useState(false);
   const [note, setNote] = useState<string | undefined>();
-  const box = useRef<HTMLTextAreaElement>(null);
+  const ownBox = useRef<HTMLTextAreaElement>(null);
+  const box = props.boxRef ?? ownBox;
+  const autoFocused = useRef(false);
   const picker = useRef<HTMLInputElement>(null);
   const nextId = useRef(0);
   const running = turn !== 'none';
   // Files alone make a message (the server gives the model a note naming them).
   const canSend = !running && !busyElsewhere && !disabled && !uploading && (text.trim() !== '' || files.length > 0);
+
+  useEffect(() => {
+    if (!props.autoFocus || disabled || autoFocused.current) return;
+    autoFocused.current = true;
+    if (focusIsFree(box.current)) box.current?.focus();
+  }, [props.autoFocus, disabled, box]);
 
   /** Chosen files join the chips; one that cannot be sent is named in the error instead. */
   function choose(list: FileList | null) {
@@ -85,6 +98,9 @@ export function Composer(props: {
     setUploading(false);
     setText('');
     setFiles([]);
+    // Send is disabled while the turn runs: a mouse send would leave focus on nothing. The box is
+    // where the next message is typed, so focus goes there now, not when the turn ends.
+    box.current?.focus();
     const outcome = await props.onSend(sent, refs);
     // Nothing was recorded: give the text back rather than lose it (unless a new one was typed).
     // A message that did not reach the server stays in the transcript instead, marked not sent
@@ -93,7 +109,9 @@ export function Composer(props: {
       setText((current) => (current === '' ? sent : current));
       setFiles((current) => (current.length === 0 ? attached : current));
     }
-    box.current?.focus();
+    // The turn may have run for minutes: take focus back only if it is nowhere (the box was
+    // disabled meanwhile) or still in the composer, never from what the user went on to type in.
+    if (focusIsFree(box.current)) box.current?.focus();
   }
 
   return (
@@ -186,4 +204,12 @@ export function Composer(props: {
       </button>
     </form>
   );
+}
+
+/** Focus is on nothing (the body) or already inside the composer of `box`. */
+function focusIsFree(box: HTMLTextAreaElement | null): boolean {
+  const active = document.activeElement;
+  if (!active || active === document.body) return true;
+  const form = box?.closest('form');
+  return form ? form.contains(active) : false;
 }
