@@ -36,6 +36,8 @@ export const ERROR_STATUS = {
   search_unavailable: 503,
   invalid_body: 400,
   invalid_if_match: 400,
+  // An Idempotency-Key over MAX_IDEMPOTENCY_KEY_LENGTH (a blank one is no key).
+  invalid_idempotency_key: 400,
   agent_not_found: 400,
   unauthorized: 401,
   turn_in_progress: 409,

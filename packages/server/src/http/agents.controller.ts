@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateAgentCommand } from '../config/commands/create-agent.command';
@@ -8,6 +8,7 @@ import { ListAgentsQuery } from '../config/queries/list-agents.query';
 import { createAgentBody, emptyBody, updateAgentBody, type CreateAgentBody, type UpdateAgentBody } from './body-schemas';
 import { notFoundInPath } from './resource-not-found';
 import { ValidateBody } from './validate-body.pipe';
+import { IdempotencyKey } from './idempotency-key';
 
 const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the change once.' };
 
@@ -34,7 +35,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'CreateAgent: a named assistant with its own system prompt; a session can start with it at once' })
   @ApiBody({ schema: createAgentBody })
   @ApiHeader(idempotencyHeader)
-  create(@Body(new ValidateBody<CreateAgentBody>(createAgentBody)) body: CreateAgentBody, @Headers('idempotency-key') key?: string) {
+  create(@Body(new ValidateBody<CreateAgentBody>(createAgentBody)) body: CreateAgentBody, @IdempotencyKey() key?: string) {
     return this.commands.execute(new CreateAgentCommand(body, key));
   }
 
@@ -42,7 +43,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'UpdateAgent: changes the fields given (null clears an optional one); default and agents.json agents too' })
   @ApiBody({ schema: updateAgentBody })
   @ApiHeader(idempotencyHeader)
-  update(@Param('id') id: string, @Body(new ValidateBody<UpdateAgentBody>(updateAgentBody)) body: UpdateAgentBody, @Headers('idempotency-key') key?: string) {
+  update(@Param('id') id: string, @Body(new ValidateBody<UpdateAgentBody>(updateAgentBody)) body: UpdateAgentBody, @IdempotencyKey() key?: string) {
     return this.commands.execute(new UpdateAgentCommand(id, body, key)).catch(notFoundInPath('agent_not_found'));
   }
 
@@ -50,7 +51,7 @@ export class AgentsController {
   @HttpCode(204)
   @ApiOperation({ summary: 'DeleteAgent: deletes an agent of the configuration (the default agent and agents.json ones are read-only)' })
   @ApiHeader(idempotencyHeader)
-  async delete(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+  async delete(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @IdempotencyKey() key?: string) {
     await this.commands.execute(new DeleteAgentCommand(id, key)).catch(notFoundInPath('agent_not_found'));
   }
 }

@@ -531,6 +531,37 @@ describe('HTTP API on one shared server', () => {
       expect(await typesOf(server, id)).toEqual(['SessionStarted', 'ToolGroupLoaded', 'SessionCleared', 'ToolGroupLoaded']);
     });
 
+    it('a blank Idempotency-Key is no key: each such request is its own command; an over-long one is 400 invalid_idempotency_key', async () => {
+      const blank = { 'idempotency-key': '' };
+      const spaces = { 'idempotency-key': '   ' };
+      const started = await server.api('POST', '/api/sessions', {}, blank);
+      expect(started.status).toBe(201);
+      const other = await server.api('POST', '/api/sessions', {}, spaces);
+      expect(other.status).toBe(201);
+      expect(other.body.sessionId).not.toBe(started.body.sessionId);
+      const id = started.body.sessionId as string;
+
+      // Taken as a key, the blank would give both loads (and both clears) one event id: the
+      // second would be answered as a retry of the first and record nothing.
+      expect((await server.api('POST', `/api/sessions/${id}/tool-groups`, { groupName: 'google_docs' }, blank)).status).toBe(200);
+      expect((await server.api('POST', `/api/sessions/${id}/clear`, undefined, blank)).status).toBe(200);
+      expect((await server.api('POST', `/api/sessions/${id}/tool-groups`, { groupName: 'google_drive' }, spaces)).status).toBe(200);
+      const cleared = await server.api('POST', `/api/sessions/${id}/clear`, undefined, blank);
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.loadedGroups).toEqual([]);
+      expect(await typesOf(server, id)).toEqual(['SessionStarted', 'ToolGroupLoaded', 'SessionCleared', 'ToolGroupLoaded', 'SessionCleared']);
+
+      // Event ids embed the key and have a bounded length: a longer key is refused up front, saying so.
+      const tooLong = await server.api('POST', `/api/sessions/${id}/tool-groups`, { groupName: 'google_docs' }, { 'idempotency-key': 'k'.repeat(101) });
+      expectProblem(tooLong, 400, 'invalid_idempotency_key');
+      expect(tooLong.body.detail).toContain('Idempotency-Key');
+      expect(tooLong.body.detail).toContain('100');
+      expect(tooLong.body.detail).not.toContain('eventId');
+      expect(await typesOf(server, id)).toHaveLength(5);
+      const longest = await server.api('POST', `/api/sessions/${id}/tool-groups`, { groupName: 'google_docs' }, { 'idempotency-key': 'k'.repeat(100) });
+      expect(longest.status).toBe(200);
+    });
+
     it('S5 concurrent commands to one session: every accepted command is recorded once, none interleaved or lost', async () => {
       await startSession(server, 'busy');
       const groups = Object.keys(GOOGLE_GROUPS);

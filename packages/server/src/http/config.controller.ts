@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { OneClawError } from '@oneclaw/core';
@@ -10,6 +10,7 @@ import { GetConfigEventsQuery } from '../config/queries/get-config-events.query'
 import { ListEnvVarsQuery } from '../config/queries/list-env-vars.query';
 import { emptyBody, envVarValueBody, providerApiKeyBody, type EnvVarValueBody, type ProviderApiKeyBody } from './body-schemas';
 import { ValidateBody } from './validate-body.pipe';
+import { IdempotencyKey } from './idempotency-key';
 
 const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the change once.' };
 
@@ -40,7 +41,7 @@ export class ConfigController {
   @ApiOperation({ summary: 'SetProviderApiKey: stores the key of a configured provider (write-only; the event records only that a key was set)' })
   @ApiBody({ schema: providerApiKeyBody })
   @ApiHeader(idempotencyHeader)
-  async setApiKey(@Param('id') id: string, @Body(new ValidateBody<ProviderApiKeyBody>(providerApiKeyBody)) body: ProviderApiKeyBody, @Headers('idempotency-key') key?: string) {
+  async setApiKey(@Param('id') id: string, @Body(new ValidateBody<ProviderApiKeyBody>(providerApiKeyBody)) body: ProviderApiKeyBody, @IdempotencyKey() key?: string) {
     await this.commands.execute(new SetProviderApiKeyCommand(id, body.apiKey, key));
   }
 
@@ -48,7 +49,7 @@ export class ConfigController {
   @HttpCode(204)
   @ApiOperation({ summary: 'RemoveProviderApiKey: forgets the key of a configured provider' })
   @ApiHeader(idempotencyHeader)
-  async removeApiKey(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+  async removeApiKey(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @IdempotencyKey() key?: string) {
     await this.commands.execute(new RemoveProviderApiKeyCommand(id, key));
   }
 
@@ -63,7 +64,7 @@ export class ConfigController {
   @ApiOperation({ summary: 'SetEnvVar: sets a variable tools read as _env.NAME (write-only; the event records only its name)' })
   @ApiBody({ schema: envVarValueBody })
   @ApiHeader(idempotencyHeader)
-  async setEnvVar(@Param('name') name: string, @Body(new ValidateBody<EnvVarValueBody>(envVarValueBody)) body: EnvVarValueBody, @Headers('idempotency-key') key?: string) {
+  async setEnvVar(@Param('name') name: string, @Body(new ValidateBody<EnvVarValueBody>(envVarValueBody)) body: EnvVarValueBody, @IdempotencyKey() key?: string) {
     await this.commands.execute(new SetEnvVarCommand(name, body.value, key));
   }
 
@@ -71,7 +72,7 @@ export class ConfigController {
   @HttpCode(204)
   @ApiOperation({ summary: 'DeleteEnvVar: deletes a variable set through the configuration' })
   @ApiHeader(idempotencyHeader)
-  async deleteEnvVar(@Param('name') name: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+  async deleteEnvVar(@Param('name') name: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @IdempotencyKey() key?: string) {
     await this.commands.execute(new DeleteEnvVarCommand(name, key));
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ModelsAnswer } from '@oneclaw/api-contract';
@@ -25,6 +25,7 @@ import {
   type UpdateProviderBody,
 } from './body-schemas';
 import { ValidateBody } from './validate-body.pipe';
+import { IdempotencyKey } from './idempotency-key';
 
 const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the change once.' };
 
@@ -52,7 +53,7 @@ export class ProvidersController {
   @ApiOperation({ summary: 'CreateProvider: adds a provider; apiKey, when given, goes to the secret store (never into events)' })
   @ApiBody({ schema: createProviderBody })
   @ApiHeader(idempotencyHeader)
-  create(@Body(new ValidateBody<CreateProviderBody>(createProviderBody)) body: CreateProviderBody, @Headers('idempotency-key') key?: string) {
+  create(@Body(new ValidateBody<CreateProviderBody>(createProviderBody)) body: CreateProviderBody, @IdempotencyKey() key?: string) {
     return this.commands.execute(new CreateProviderCommand({ name: body.name, kind: body.kind, apiBaseUrl: body.apiBaseUrl }, body.apiKey, key));
   }
 
@@ -60,7 +61,7 @@ export class ProvidersController {
   @ApiOperation({ summary: 'UpdateProvider: changes the name, base URL or whether the provider is active (env is read-only)' })
   @ApiBody({ schema: updateProviderBody })
   @ApiHeader(idempotencyHeader)
-  update(@Param('id') id: string, @Body(new ValidateBody<UpdateProviderBody>(updateProviderBody)) body: UpdateProviderBody, @Headers('idempotency-key') key?: string) {
+  update(@Param('id') id: string, @Body(new ValidateBody<UpdateProviderBody>(updateProviderBody)) body: UpdateProviderBody, @IdempotencyKey() key?: string) {
     return this.commands.execute(new UpdateProviderCommand(id, body, key));
   }
 
@@ -68,7 +69,7 @@ export class ProvidersController {
   @HttpCode(204)
   @ApiOperation({ summary: 'DeleteProvider: deletes a provider with its model list and stored key (env cannot be deleted)' })
   @ApiHeader(idempotencyHeader)
-  async delete(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+  async delete(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @IdempotencyKey() key?: string) {
     await this.commands.execute(new DeleteProviderCommand(id, key));
   }
 
@@ -76,7 +77,7 @@ export class ProvidersController {
   @HttpCode(200)
   @ApiOperation({ summary: "FetchProviderModels: asks the provider's model-list API and records the list (models added by hand stay)" })
   @ApiHeader(idempotencyHeader)
-  async fetchModels(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string): Promise<ModelsAnswer> {
+  async fetchModels(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @IdempotencyKey() key?: string): Promise<ModelsAnswer> {
     return { models: await this.commands.execute(new FetchProviderModelsCommand(id, key)) };
   }
 
@@ -85,7 +86,7 @@ export class ProvidersController {
   @ApiOperation({ summary: "AddProviderModel: adds a model to the provider's list by hand" })
   @ApiBody({ schema: addModelBody })
   @ApiHeader(idempotencyHeader)
-  async addModel(@Param('id') id: string, @Body(new ValidateBody<AddModelBody>(addModelBody)) body: AddModelBody, @Headers('idempotency-key') key?: string): Promise<ModelsAnswer> {
+  async addModel(@Param('id') id: string, @Body(new ValidateBody<AddModelBody>(addModelBody)) body: AddModelBody, @IdempotencyKey() key?: string): Promise<ModelsAnswer> {
     return { models: await this.commands.execute(new AddProviderModelCommand(id, body.modelId, body.displayName, key)) };
   }
 
@@ -97,7 +98,7 @@ export class ProvidersController {
     @Param('id') id: string,
     @Param('modelId') modelId: string,
     @Body(new ValidateBody<ModelChangesBody>(modelChangesBody)) body: ModelChangesBody,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
   ): Promise<ModelsAnswer> {
     return { models: await this.commands.execute(new SetModelReasoningCommand(id, modelId, body.reasoning, key)) };
   }
@@ -106,7 +107,7 @@ export class ProvidersController {
   @HttpCode(204)
   @ApiOperation({ summary: "DeleteProviderModel: removes a model from the provider's list" })
   @ApiHeader(idempotencyHeader)
-  async deleteModel(@Param('id') id: string, @Param('modelId') modelId: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+  async deleteModel(@Param('id') id: string, @Param('modelId') modelId: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @IdempotencyKey() key?: string) {
     await this.commands.execute(new DeleteProviderModelCommand(id, modelId, key));
   }
 
@@ -115,7 +116,7 @@ export class ProvidersController {
   @ApiOperation({ summary: 'SetDefaultModel: the model new turns use for every agent without a preferred provider' })
   @ApiBody({ schema: defaultModelBody })
   @ApiHeader(idempotencyHeader)
-  async setDefaultModel(@Body(new ValidateBody<DefaultModelBody>(defaultModelBody)) body: DefaultModelBody, @Headers('idempotency-key') key?: string) {
+  async setDefaultModel(@Body(new ValidateBody<DefaultModelBody>(defaultModelBody)) body: DefaultModelBody, @IdempotencyKey() key?: string) {
     await this.commands.execute(new SetDefaultModelCommand(body.providerId, body.modelId, key));
   }
 }

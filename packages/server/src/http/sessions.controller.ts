@@ -37,6 +37,7 @@ import {
 } from './body-schemas';
 import { clientGoneSignal } from './client-gone';
 import { eventsPageOf } from './events-page';
+import { IdempotencyKey } from './idempotency-key';
 import { revisionFromIfMatch } from './if-match';
 import { editMessageBody, retryTurnBody, type EditMessageBody, type RetryTurnBody } from './redo-body-schemas';
 import { respondWithTurn, wantsSessionView } from './turn-response';
@@ -61,7 +62,7 @@ export class SessionsController {
   @ApiOperation({ summary: 'StartSession' })
   @ApiBody({ schema: startSessionBody })
   @ApiHeader(idempotencyHeader)
-  start(@Body(new ValidateBody<StartSessionBody>(startSessionBody)) body: StartSessionBody, @Headers('idempotency-key') key?: string) {
+  start(@Body(new ValidateBody<StartSessionBody>(startSessionBody)) body: StartSessionBody, @IdempotencyKey() key?: string) {
     const sessionId = body.sessionId ?? (key ? derivedId('session', key) : randomUUID());
     return this.commands.execute(new StartSessionCommand(sessionId, body.agentId ?? DEFAULT_AGENT_ID, key));
   }
@@ -96,7 +97,7 @@ export class SessionsController {
   rename(
     @Param('id') id: string,
     @Body(new ValidateBody<RenameSessionBody>(renameSessionBody)) body: RenameSessionBody,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
     @Headers('if-match') ifMatch?: string,
   ) {
     return this.commands.execute(new RenameSessionCommand(id, body.title, key, revisionFromIfMatch(ifMatch)));
@@ -108,7 +109,7 @@ export class SessionsController {
     summary: 'DeleteSession: archives it (SessionArchived): gone from the list, refuses new messages (410 session_archived); the stream and its audit stay',
   })
   @ApiHeader(idempotencyHeader)
-  async remove(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string) {
+  async remove(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @IdempotencyKey() key?: string) {
     await this.commands.execute(new ArchiveSessionCommand(id, key));
   }
 
@@ -144,7 +145,7 @@ export class SessionsController {
   message(
     @Param('id') id: string,
     @Body(new ValidateBody<SendMessageBody>(sendMessageBody)) body: SendMessageBody,
-    @Headers('idempotency-key') key: string | undefined,
+    @IdempotencyKey() key: string | undefined,
     @Headers('accept') accept: string | undefined,
     @Query('include') include: unknown,
     @Res() res: ServerResponse,
@@ -171,7 +172,7 @@ export class SessionsController {
   retry(
     @Param('id') id: string,
     @Body(new ValidateBody<RetryTurnBody>(retryTurnBody)) body: RetryTurnBody,
-    @Headers('idempotency-key') key: string | undefined,
+    @IdempotencyKey() key: string | undefined,
     @Headers('accept') accept: string | undefined,
     @Query('include') include: unknown,
     @Res() res: ServerResponse,
@@ -199,7 +200,7 @@ export class SessionsController {
     @Param('id') id: string,
     @Param('messageId') messageId: string,
     @Body(new ValidateBody<EditMessageBody>(editMessageBody)) body: EditMessageBody,
-    @Headers('idempotency-key') key: string | undefined,
+    @IdempotencyKey() key: string | undefined,
     @Headers('accept') accept: string | undefined,
     @Query('include') include: unknown,
     @Res() res: ServerResponse,
@@ -219,7 +220,7 @@ export class SessionsController {
   @ApiOperation({ summary: 'ClearSession: empties the conversation and loaded groups (history stays in the stream); 409 turn_in_progress while a turn runs' })
   @ApiHeader(idempotencyHeader)
   @ApiHeader(ifMatchHeader)
-  clear(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @Headers('idempotency-key') key?: string, @Headers('if-match') ifMatch?: string) {
+  clear(@Param('id') id: string, @Body(new ValidateBody(emptyBody)) _body: unknown, @IdempotencyKey() key?: string, @Headers('if-match') ifMatch?: string) {
     return this.commands.execute(new ClearSessionCommand(id, key, revisionFromIfMatch(ifMatch)));
   }
 
@@ -250,7 +251,7 @@ export class SessionsController {
   loadGroup(
     @Param('id') id: string,
     @Body(new ValidateBody<LoadToolGroupBody>(loadToolGroupBody)) body: LoadToolGroupBody,
-    @Headers('idempotency-key') key?: string,
+    @IdempotencyKey() key?: string,
     @Headers('if-match') ifMatch?: string,
   ) {
     return this.commands.execute(new LoadToolGroupCommand(id, body.groupName, key, revisionFromIfMatch(ifMatch)));
@@ -260,7 +261,7 @@ export class SessionsController {
   @ApiOperation({ summary: 'UnloadToolGroup' })
   @ApiHeader(idempotencyHeader)
   @ApiHeader(ifMatchHeader)
-  unloadGroup(@Param('id') id: string, @Param('groupName') groupName: string, @Headers('idempotency-key') key?: string, @Headers('if-match') ifMatch?: string) {
+  unloadGroup(@Param('id') id: string, @Param('groupName') groupName: string, @IdempotencyKey() key?: string, @Headers('if-match') ifMatch?: string) {
     return this.commands.execute(new UnloadToolGroupCommand(id, groupName, key, revisionFromIfMatch(ifMatch)));
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Put } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ToolsAnswer } from '@oneclaw/api-contract';
@@ -7,6 +7,7 @@ import { ListToolGroupsQuery } from '../sessions/queries/list-tool-groups.query'
 import { ListToolsQuery } from '../sessions/queries/list-tools.query';
 import { toolEnabledBody, type ToolEnabledBody } from './body-schemas';
 import { ValidateBody } from './validate-body.pipe';
+import { IdempotencyKey } from './idempotency-key';
 
 const idempotencyHeader = { name: 'Idempotency-Key', required: false, description: 'Retrying with the same key records the change once.' };
 
@@ -36,7 +37,7 @@ export class ToolsController {
   @ApiOperation({ summary: 'SetToolEnabled: enables or disables one tool (load_tool_group and set_tool_enabled cannot be disabled)' })
   @ApiBody({ schema: toolEnabledBody })
   @ApiHeader(idempotencyHeader)
-  async setToolEnabled(@Param('name') name: string, @Body(new ValidateBody<ToolEnabledBody>(toolEnabledBody)) body: ToolEnabledBody, @Headers('idempotency-key') key?: string) {
+  async setToolEnabled(@Param('name') name: string, @Body(new ValidateBody<ToolEnabledBody>(toolEnabledBody)) body: ToolEnabledBody, @IdempotencyKey() key?: string) {
     await this.commands.execute(new SetToolEnabledCommand(name, 'tool', body.enabled, key));
   }
 
@@ -45,7 +46,7 @@ export class ToolsController {
   @ApiOperation({ summary: 'SetToolEnabled (group): enables or disables a whole group (the config group cannot be disabled)' })
   @ApiBody({ schema: toolEnabledBody })
   @ApiHeader(idempotencyHeader)
-  async setGroupEnabled(@Param('name') name: string, @Body(new ValidateBody<ToolEnabledBody>(toolEnabledBody)) body: ToolEnabledBody, @Headers('idempotency-key') key?: string) {
+  async setGroupEnabled(@Param('name') name: string, @Body(new ValidateBody<ToolEnabledBody>(toolEnabledBody)) body: ToolEnabledBody, @IdempotencyKey() key?: string) {
     await this.commands.execute(new SetToolEnabledCommand(name, 'group', body.enabled, key));
   }
 }
