@@ -254,11 +254,18 @@ describe('configuration over HTTP with FAKE model servers', () => {
 
     expect(await server.api('PUT', '/api/env-vars/BAD-NAME', { value: 'v' })).toMatchObject({ status: 400, body: { code: 'validation_error' } });
     expect(await server.api('PUT', '/api/env-vars/PROBE_TOKEN', { value: '' })).toMatchObject({ status: 400, body: { code: 'invalid_body' } });
+    // A value with a lone surrogate (valid JSON) is a value like any other: the redactor's
+    // URL-encoded form of it threw URIError, which answered 500.
+    expect((await server.api('PUT', '/api/env-vars/LONE_SURROGATE', { value: 'abc-secret\ud800' })).status).toBe(204);
+    expect((await server.api('DELETE', '/api/env-vars/LONE_SURROGATE')).status).toBe(204);
+    expect(server.logLines.text()).not.toContain('request failed');
     expect(await server.api('DELETE', '/api/env-vars/FROM_ENV')).toMatchObject({ status: 409, body: { code: 'read_only' } });
     expect(await server.api('DELETE', '/api/env-vars/NOPE')).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect((await server.api('DELETE', '/api/env-vars/PROBE_TOKEN')).status).toBe(204);
     expect((await server.api('GET', '/api/config/events')).body.events.map((e: RecordedEvent) => [e.type, e.data])).toEqual([
       ['EnvVarSet', { name: 'PROBE_TOKEN' }],
+      ['EnvVarSet', { name: 'LONE_SURROGATE' }],
+      ['EnvVarDeleted', { name: 'LONE_SURROGATE' }],
       ['EnvVarDeleted', { name: 'PROBE_TOKEN' }],
     ]);
     for (const text of [rawStore(), server.logLines.text(), listed.text]) expect(text).not.toContain(secret);

@@ -2,6 +2,14 @@
 
 import { CONFIG_LIMITS, PROVIDER_KINDS, REASONING_EFFORTS, type ProviderKind, type ReasoningEffort } from '@oneclaw/core';
 
+/**
+ * Well-formed Unicode only (Ajv compiles patterns with the u flag, so a lone UTF-16 surrogate is
+ * a code point of this range and an emoji's pair is not). For the ids and names configured here,
+ * which end up in URLs and headers: `"gem\ud800"` was stored as a model id, and every Gemini turn
+ * then failed with "URI malformed" when the id was percent-encoded into the request URL.
+ */
+export const WELL_FORMED_TEXT = '^[^\\uD800-\\uDFFF]*$';
+
 export const startSessionBody = {
   type: 'object',
   additionalProperties: false,
@@ -115,7 +123,7 @@ export const createProviderBody = {
   additionalProperties: false,
   required: ['name', 'kind', 'apiBaseUrl'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.providerName, description: 'A name for people, e.g. "Local Ollama".' },
+    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.providerName, pattern: WELL_FORMED_TEXT, description: 'A name for people, e.g. "Local Ollama".' },
     kind: {
       type: 'string',
       enum: [...PROVIDER_KINDS],
@@ -125,6 +133,7 @@ export const createProviderBody = {
       type: 'string',
       minLength: 1,
       maxLength: CONFIG_LIMITS.url,
+      pattern: WELL_FORMED_TEXT,
       description: 'Base URL of the API, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1. No key in it.',
     },
     apiKey: { ...apiKeyField, description: 'Optional: stored in the secret store as PUT /api/providers/{id}/api-key does. Write-only: it is never returned.' },
@@ -143,8 +152,8 @@ export const updateProviderBody = {
   additionalProperties: false,
   minProperties: 1,
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.providerName },
-    apiBaseUrl: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.url },
+    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.providerName, pattern: WELL_FORMED_TEXT },
+    apiBaseUrl: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.url, pattern: WELL_FORMED_TEXT },
     isActive: { type: 'boolean', description: 'false: the provider is not used until it is activated again.' },
   },
 };
@@ -160,8 +169,14 @@ export const addModelBody = {
   additionalProperties: false,
   required: ['modelId'],
   properties: {
-    modelId: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.modelId, description: 'The model id as the provider names it, e.g. gpt-4o-mini or llama3.1:8b.' },
-    displayName: { type: 'string', maxLength: CONFIG_LIMITS.displayName, description: 'A name for people.' },
+    modelId: {
+      type: 'string',
+      minLength: 1,
+      maxLength: CONFIG_LIMITS.modelId,
+      pattern: WELL_FORMED_TEXT,
+      description: 'The model id as the provider names it, e.g. gpt-4o-mini or llama3.1:8b.',
+    },
+    displayName: { type: 'string', maxLength: CONFIG_LIMITS.displayName, pattern: WELL_FORMED_TEXT, description: 'A name for people.' },
   },
 };
 
@@ -196,9 +211,10 @@ export const defaultModelBody = {
       type: 'string',
       minLength: 1,
       maxLength: CONFIG_LIMITS.referenceId,
+      pattern: WELL_FORMED_TEXT,
       description: 'A provider id from GET /api/providers (env: the provider set by environment variables).',
     },
-    modelId: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.modelId, description: 'One of that provider\u2019s models.' },
+    modelId: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.modelId, pattern: WELL_FORMED_TEXT, description: 'One of that provider\u2019s models.' },
   },
 };
 
@@ -212,8 +228,8 @@ export const createAgentBody = {
   additionalProperties: false,
   required: ['name', 'systemPrompt'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.agentName },
-    description: { type: 'string', maxLength: CONFIG_LIMITS.agentDescription },
+    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.agentName, pattern: WELL_FORMED_TEXT },
+    description: { type: 'string', maxLength: CONFIG_LIMITS.agentDescription, pattern: WELL_FORMED_TEXT },
     systemPrompt: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.systemPrompt, description: 'Who the agent is and how it works.' },
   },
 };
@@ -230,11 +246,23 @@ export const updateAgentBody = {
   additionalProperties: false,
   minProperties: 1,
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.agentName },
-    description: { type: 'string', nullable: true, maxLength: CONFIG_LIMITS.agentDescription },
+    name: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.agentName, pattern: WELL_FORMED_TEXT },
+    description: { type: 'string', nullable: true, maxLength: CONFIG_LIMITS.agentDescription, pattern: WELL_FORMED_TEXT },
     systemPrompt: { type: 'string', minLength: 1, maxLength: CONFIG_LIMITS.systemPrompt },
-    preferredProviderId: { type: 'string', nullable: true, maxLength: CONFIG_LIMITS.referenceId, description: 'The provider this agent\u2019s turns use; null clears it.' },
-    preferredModelId: { type: 'string', nullable: true, maxLength: CONFIG_LIMITS.modelId, description: 'The model this agent\u2019s turns use; null clears it.' },
+    preferredProviderId: {
+      type: 'string',
+      nullable: true,
+      maxLength: CONFIG_LIMITS.referenceId,
+      pattern: WELL_FORMED_TEXT,
+      description: 'The provider this agent\u2019s turns use; null clears it.',
+    },
+    preferredModelId: {
+      type: 'string',
+      nullable: true,
+      maxLength: CONFIG_LIMITS.modelId,
+      pattern: WELL_FORMED_TEXT,
+      description: 'The model this agent\u2019s turns use; null clears it.',
+    },
     allowedTools: {
       type: 'array',
       nullable: true,

@@ -237,10 +237,19 @@ describe('S6 settings: providers and models', () => {
       { modelId: 'vendor/model-x', source: 'added', isDefault: false },
     ]);
     expect((await api('DELETE', `/api/providers/${providerId}/models/${encodeURIComponent('vendor/model-x')}`)).status).toBe(204);
+    // A lone surrogate (half an emoji, valid in JSON) is refused where ids and names are configured:
+    // stored, it made every Gemini turn fail "URI malformed" when percent-encoded into the URL.
+    const broken = await api('POST', `/api/providers/${providerId}/models`, { modelId: 'gem\ud800' });
+    expectProblem(broken, 400, 'invalid_body');
+    expect(broken.body.detail).toContain('modelId is not well-formed Unicode');
+    expectProblem(await api('PATCH', `/api/providers/${providerId}`, { name: 'Local \udc00' }), 400, 'invalid_body');
+    // A whole emoji (a surrogate pair) is fine.
+    expect((await api('POST', `/api/providers/${providerId}/models`, { modelId: 'gem-\u{1F600}' })).status).toBe(200);
+    expect((await api('DELETE', `/api/providers/${providerId}/models/${encodeURIComponent('gem-\u{1F600}')}`)).status).toBe(204);
     await api('POST', `/api/providers/${providerId}/models`, { modelId: 'm1' });
     await api('PATCH', `/api/providers/${providerId}`, { isActive: false });
     expectProblem(await api('PUT', '/api/default-model', { providerId, modelId: 'm1' }), 409, 'provider_inactive');
-    expect(typesOf(await configEvents())).toEqual(['ProviderCreated', 'ModelAdded', 'ModelDeleted', 'ModelAdded', 'ProviderUpdated']);
+    expect(typesOf(await configEvents())).toEqual(['ProviderCreated', 'ModelAdded', 'ModelDeleted', 'ModelAdded', 'ModelDeleted', 'ModelAdded', 'ProviderUpdated']);
   });
 
   it("S6 a fetch the provider refuses answers 502 with the provider's reason and no key; Anthropic without a key is 409 api_key_missing", async () => {

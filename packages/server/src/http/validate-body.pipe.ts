@@ -1,6 +1,7 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { OneClawError } from '@oneclaw/core';
+import { WELL_FORMED_TEXT } from './body-schemas';
 
 /** One Ajv for every request body schema (tool inputs use the registry's own). */
 const ajv = new Ajv({ allErrors: true, strict: true });
@@ -30,5 +31,9 @@ function describe(error: ErrorObject): string {
   const where = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : 'body';
   if (error.keyword === 'additionalProperties') return `unknown field '${String(error.params.additionalProperty)}'`;
   if (error.keyword === 'required') return `missing field '${String(error.params.missingProperty)}'`;
+  // Ajv's own words would be the pattern's source, which says nothing to someone who sent a broken emoji.
+  if (error.keyword === 'pattern' && error.params.pattern === WELL_FORMED_TEXT) {
+    return `${where} is not well-formed Unicode (it holds a lone UTF-16 surrogate, such as half of an emoji): send the whole character or leave it out`;
+  }
   return `${where} ${error.message ?? 'is invalid'}`;
 }

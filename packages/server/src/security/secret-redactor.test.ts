@@ -116,6 +116,16 @@ describe('SecretRedactor.redactValue (SEC-02/SEC-03)', () => {
     expect(r.redactValue({ _env: 'whole-string' })).toEqual({ _env: REDACTED });
   });
 
+  it('takes a secret with a lone surrogate (valid JSON, not encodable as a URI) and scrubs it, and its URL form', () => {
+    const secret = 'abc-secret\ud800';
+    const r = new SecretRedactor();
+    expect(() => r.add(secret)).not.toThrow();
+    expect(r.redactText(`value=${secret};`)).toBe(`value=${REDACTED};`);
+    // URLSearchParams, like URL and fetch, percent-encodes the well-formed form (U+FFFD for the lone half).
+    expect(r.redactText(new URLSearchParams({ v: secret }).toString())).toBe(`v=${REDACTED}`);
+    expect(r.redactText(JSON.stringify({ v: secret }))).toBe(`{"v":"${REDACTED}"}`);
+  });
+
   it('is safe on cycles and keeps their shape', () => {
     const r = new SecretRedactor([KEY]);
     const input: Record<string, unknown> = { name: KEY };

@@ -180,7 +180,10 @@ function redactEnv(env: unknown): unknown {
 }
 
 function encodedForms(value: string): string[] {
-  const uri = encodeURIComponent(value);
+  // encodeURIComponent throws on a lone surrogate ("abc\ud800", a valid JSON string), which made
+  // setting such an env var a 500. What leaves in a URL is its well-formed form anyway: URL,
+  // URLSearchParams and fetch replace a lone surrogate with U+FFFD before percent-encoding.
+  const uri = encodeURIComponent(toWellFormed(value));
   const bytes = Buffer.from(value, 'utf8');
   return [
     value,
@@ -191,6 +194,11 @@ function encodedForms(value: string): string[] {
     bytes.toString('base64').replace(/=+$/, ''),
     bytes.toString('base64url'),
   ];
+}
+
+/** String#toWellFormed (Node 20): each lone surrogate becomes U+FFFD. Our ES2022 lib types lack it. */
+function toWellFormed(value: string): string {
+  return (value as string & { toWellFormed(): string }).toWellFormed();
 }
 
 function escapeRegExp(text: string): string {
