@@ -19,6 +19,7 @@ export const attachmentErrors = {
       limitBytes: limit,
     }),
   empty: () => new OneClawError('attachment_empty', 'The file is empty. Attach a file with content.'),
+  cutOff: () => new OneClawError('invalid_body', 'The upload ended before the whole file arrived (the connection was closed). Upload the file again and let the request finish.'),
   encoded: (encoding: string) =>
     new OneClawError('unsupported_content_encoding', `Content-Encoding "${encoding}" is not accepted for attachments. Send the file's bytes as they are.`, { encoding }),
   notFound: (hash: string) =>

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -93,6 +94,31 @@ describe('attachments: upload, serve, send to the model, read with the pdf tools
     const big = await upload(Buffer.concat([PNG, Buffer.alloc(70 * 1024)]), 'image/png', 'big.png');
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ code: 'attachment_too_large', detail: expect.stringContaining('64 KB') });
+  });
+
+  it('an upload the client abandons midway is not logged as a server fault; the next upload works', async () => {
+    // The server's side of the abandoned request: once it is closed there, its error has been handled.
+    const httpServer = server.app.getHttpServer() as http.Server;
+    const closedOnServer = new Promise<void>((resolve) => {
+      const onRequest = (req: http.IncomingMessage) => {
+        if (req.url !== '/api/attachments') return;
+        httpServer.off('request', onRequest);
+        req.on('close', () => resolve());
+      };
+      httpServer.on('request', onRequest);
+    });
+    const req = http.request(`${server.url}/api/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_API_TOKEN}`, 'content-type': 'image/png', 'content-length': String(60 * 1024) },
+    });
+    req.on('error', () => undefined);
+    // Part of the body, then the connection goes (a cancelled upload, a closed tab).
+    req.write(PNG, () => setTimeout(() => req.destroy(), 50));
+    await closedOnServer;
+
+    // A whole request later, the abandoned one's error has long reached the problem filter.
+    expect((await upload(PNG, 'image/png')).status).toBe(201);
+    expect(server.logLines.records().filter((r) => r.msg === 'request failed')).toEqual([]);
   });
 
   it('SendMessage with an unknown hash is refused (400 attachment_not_found) before anything is recorded', async () => {
