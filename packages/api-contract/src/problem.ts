@@ -30,6 +30,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_charset: 415,
   unsupported_content_encoding: 415,
+  // A body that is not JSON on a JSON route (docs/api.md, "Request bodies").
+  unsupported_media_type: 415,
   storage_unavailable: 503,
   storage_corrupt: 503,
   // The session list's search texts (a cache of the store) cannot be used: the list without a search still works.

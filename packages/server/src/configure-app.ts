@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { AppOptions } from './app.module';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
-import { bodyParserErrors, requireSupportedBodyEncoding } from './http/request-body-encoding';
+import { bodyParserErrors, JSON_MEDIA_TYPES, requireJsonBody, requireSupportedBodyEncoding } from './http/request-body-encoding';
 import { webUiCacheControl } from './http/web-ui-cache-control';
 import { webUiCompression } from './http/web-ui-compression';
 import { webUiNotBuilt } from './http/web-ui-not-built';
@@ -27,8 +27,10 @@ export function configureApp(app: NestExpressApplication, options: Pick<AppOptio
   app.enableCors({ origin: config.corsOrigins.length > 0 ? [...config.corsOrigins] : false, credentials: false });
   // A body body-parser would refuse or fail on (charset, Content-Encoding, size) leaves as a typed
   // 4xx: checked before it reads, translated after (docs/api.md, "Request bodies").
+  // Every /api body is JSON except the attachment upload's, which is the file's bytes.
+  app.use(requireJsonBody(['POST /api/attachments']));
   app.use(requireSupportedBodyEncoding());
-  app.useBodyParser('json', { limit: config.bodyLimitBytes });
+  app.useBodyParser('json', { limit: config.bodyLimitBytes, type: [...JSON_MEDIA_TYPES] });
   app.use(bodyParserErrors());
   // Before the static files so they go out compressed; it leaves /api (and so the SSE stream) alone.
   app.use(webUiCompression());

@@ -152,11 +152,9 @@ describe('HTTP API on one shared server', () => {
         expectProblem(res, 400, 'invalid_body');
         if (named) expect(res.body.detail).toContain(named);
       }
-      // A body that is not declared JSON is not parsed: the required field is then missing.
-      const plain = await server.api('POST', '/api/sessions/api02/tool-groups', 'groupName=pdf', { 'content-type': 'text/plain' });
-      expectProblem(plain, 400, 'invalid_body');
-      // A message whose body is not read has no text: refused as empty, nothing recorded.
-      expectProblem(await server.api('POST', '/api/sessions/api02/messages', 'text=hi', { 'content-type': 'text/plain' }), 400, 'message_empty');
+      // A body that is not declared JSON is refused, not run as if it were {} (API-24).
+      expectProblem(await server.api('POST', '/api/sessions/api02/tool-groups', 'groupName=pdf', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+      expectProblem(await server.api('POST', '/api/sessions/api02/messages', 'text=hi', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
       expect(await typesOf(server, 'api02')).toEqual(['SessionStarted']);
     });
 
@@ -301,6 +299,31 @@ describe('HTTP API on one shared server', () => {
       );
       expect(await typesOf(server, 'api20')).toEqual(['SessionStarted']);
       await expectStillServing('api20');
+    });
+
+    it('API-24 a body that is not JSON (text/plain, a form, no Content-Type) answers 415 unsupported_media_type and records nothing; bodiless requests and +json work', async () => {
+      await startSession(server, 'api24');
+      const sessionCount = async () => ((await server.api('GET', '/api/sessions')).body.sessions as unknown[]).length;
+      const before = await sessionCount();
+      // Ignoring such a body ran the command with {}: POST /api/sessions started a session with a random id.
+      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        const res = await send('/api/sessions', { 'content-type': contentType }, JSON.stringify({ sessionId: 'api24-b' }));
+        expect(`${contentType} ${res.status} ${res.body?.code}`).toBe(`${contentType} 415 unsupported_media_type`);
+        expectProblem(res, 415, 'unsupported_media_type');
+        expect(res.body.detail).toContain('Content-Type: application/json');
+      }
+      // A Uint8Array body goes out with no Content-Type at all.
+      expectProblem(await send('/api/sessions/api24/tool-groups', {}, new TextEncoder().encode(loadGmail)), 415, 'unsupported_media_type');
+      expectProblem(await server.api('GET', '/api/sessions/api24-b'), 404, 'session_not_found');
+      expect(await sessionCount()).toBe(before);
+      expect(await typesOf(server, 'api24')).toEqual(['SessionStarted']);
+
+      // Without a body, any Content-Type (or none) is fine.
+      expect((await send('/api/sessions/api24/clear', { 'content-type': 'text/plain' }, '')).status).toBe(200);
+      expect((await bare(server, 'POST', '/api/sessions/api24/clear', { headers: { authorization: `Bearer ${TEST_API_TOKEN}` } })).status).toBe(200);
+      // A +json type is JSON (RFC 6839).
+      expect((await send('/api/sessions', { 'content-type': 'application/merge-patch+json' }, JSON.stringify({ sessionId: 'api24-c' }))).status).toBe(201);
+      await expectStillServing('api24');
     });
   });
 

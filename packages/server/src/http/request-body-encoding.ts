@@ -14,10 +14,19 @@ import { OneClawError } from '@oneclaw/core';
  */
 export const CONTENT_ENCODINGS: readonly string[] = ['identity', 'gzip', 'deflate', 'br'];
 
+/**
+ * The media types read as JSON: application/json and the structured-syntax `+json` types
+ * (RFC 6839, e.g. application/merge-patch+json), which are JSON by definition.
+ */
+export const JSON_MEDIA_TYPES: readonly string[] = ['application/json', 'application/*+json'];
+
 /** The parts of Express's request these middlewares use (keeps @types/express out of the build). */
 interface RequestLike {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  is(type: string): string | false | null;
+  readonly method?: string;
+  readonly originalUrl?: string;
+  readonly url?: string;
+  is(types: string[]): string | false | null;
 }
 
 type Next = (error?: unknown) => void;
@@ -42,6 +51,36 @@ export class UnsupportedContentEncodingError extends OneClawError {
   }
 }
 
+export class UnsupportedMediaTypeError extends OneClawError {
+  constructor(contentType: string) {
+    super(
+      'unsupported_media_type',
+      `The request body's Content-Type is ${contentType ? `"${contentType}"` : 'missing'}, and this route reads only JSON: send the body as JSON with Content-Type: application/json (or send no body).`,
+      { contentType, supported: JSON_MEDIA_TYPES },
+    );
+  }
+}
+
+/**
+ * Refuses, before anything is read, an /api request that has a body which is not JSON. body-parser
+ * skips such a body, so the route used to run as if it had been sent `{}`: a form-encoded
+ * `{"sessionId": ...}` started a session with a random id. A request without a body (none, or
+ * Content-Length: 0) passes whatever its Content-Type. `rawBodyRoutes` ("METHOD /path") read
+ * their body themselves (the attachment upload's file bytes).
+ */
+export function requireJsonBody(rawBodyRoutes: readonly string[]): (req: RequestLike, res: unknown, next: Next) => void {
+  const raw = new Set(rawBodyRoutes);
+  return (req, _res, next) => {
+    // Lower-cased and without a trailing slash: Express routes /API/Attachments/ to the upload too.
+    const path = ((req.originalUrl ?? req.url ?? '').split('?')[0] ?? '').toLowerCase().replace(/\/+$/, '');
+    if (!path.startsWith('/api/') || !hasBody(req) || req.is([...JSON_MEDIA_TYPES]) || raw.has(`${req.method ?? ''} ${path}`)) {
+      next();
+      return;
+    }
+    next(new UnsupportedMediaTypeError(header(req, 'content-type')));
+  };
+}
+
 /**
  * Refuses, before anything is read, a JSON body whose charset is not UTF-8 or whose
  * Content-Encoding is not one we inflate. Bodies of other content types are never parsed, so their
@@ -50,7 +89,7 @@ export class UnsupportedContentEncodingError extends OneClawError {
 export function requireSupportedBodyEncoding(): (req: RequestLike, res: unknown, next: Next) => void {
   return (req, _res, next) => {
     // `is` answers null when there is no body, false for another type.
-    if (!req.is('application/json')) {
+    if (!req.is([...JSON_MEDIA_TYPES])) {
       next();
       return;
     }
@@ -113,6 +152,15 @@ function translate(error: unknown, req: RequestLike): unknown {
 function header(req: RequestLike, name: string): string {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(',') : (value ?? '');
+}
+
+/**
+ * Whether the request carries body bytes. Not type-is's hasBody: that counts Content-Length: 0
+ * as a body, and a bodiless POST (fetch with body '') must pass whatever its Content-Type.
+ */
+function hasBody(req: RequestLike): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  return Number(header(req, 'content-length') || '0') > 0;
 }
 
 function contentEncodingOf(req: RequestLike): string {
