@@ -6,6 +6,7 @@ import { bodyParserErrors, JSON_MEDIA_TYPES, requireJsonBody, requireSupportedBo
 import { webUiCacheControl } from './http/web-ui-cache-control';
 import { webUiCompression } from './http/web-ui-compression';
 import { webUiNotBuilt } from './http/web-ui-not-built';
+import { SecretRedactor } from './security/secret-redactor';
 import { securityHeaders } from './security/security-headers';
 
 /**
@@ -42,7 +43,8 @@ export function configureApp(app: NestExpressApplication, options: Pick<AppOptio
   });
   // No built UI: `/` says how to build it rather than answering as an unknown API route.
   app.use(webUiNotBuilt(config.webDir));
-  app.useGlobalFilters(new ProblemDetailsFilter(options.logger));
+  // The redactor from Nest's container: the same instance the config services teach new keys to.
+  app.useGlobalFilters(new ProblemDetailsFilter(options.logger, app.get(SecretRedactor)));
   app.enableShutdownHooks([...SHUTDOWN_SIGNALS]);
 
   const document = SwaggerModule.createDocument(

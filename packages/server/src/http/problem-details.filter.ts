@@ -3,6 +3,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import { ERROR_STATUS, type Problem } from '@oneclaw/api-contract';
 import { OneClawError } from '@oneclaw/core';
 import type { Logger } from '../logging/logger';
+import type { SecretRedactor } from '../security/secret-redactor';
 import { ResourceNotFoundError } from './resource-not-found';
 
 /** HTTP status for each domain error code (the contract's table); an unlisted code is a 500. */
@@ -48,11 +49,19 @@ interface ExpressLikeResponse {
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  /**
+   * `redactor` is the server's SecretRedactor (the one the logger and the turns use, which learns
+   * keys set at run time): a provider's error can echo its key in a form the provider code does not
+   * strip (base64, URL-encoded), and its reason is part of the answer (USER_FACING_SERVER_ERRORS).
+   */
+  constructor(
+    private readonly logger: Logger,
+    private readonly redactor: SecretRedactor,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<ExpressLikeResponse>();
-    const problem = toProblem(exception);
+    const problem = this.redactor.redactValue(toProblem(exception));
     logServerFault(this.logger, exception, problem);
     if (response.headersSent) {
       response.end();

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { RecordedEvent } from '@oneclaw/core';
@@ -268,6 +270,28 @@ describe('S6 settings: providers and models', () => {
     expectProblem(await api('POST', `/api/providers/${unreachable.body.providerId}/models/fetch`), 502, 'provider_unavailable');
     expect(typesOf(await configEvents())).toEqual(['ProviderCreated', 'ProviderApiKeySet', 'ProviderCreated', 'ProviderCreated']);
     expect(server?.logLines.text()).not.toContain(WRONG_KEY);
+  });
+
+  it('S6 a FAKE provider that echoes its key base64-encoded in a refused model fetch: the 502 problem has the key redacted, as a turn would', async () => {
+    const key = 'sk-echoed-back-provider-key-64';
+    // What some gateways do: quote the credential they were sent, encoded, in their error.
+    const echo = http.createServer((req, res) => {
+      const sent = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `Bad request for key (received ${Buffer.from(sent).toString('base64')})` } }));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      await boot();
+      const created = await api('POST', '/api/providers', { name: 'Echo', kind: 'openai', apiBaseUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`, apiKey: key });
+      const refused = await api('POST', `/api/providers/${created.body.providerId}/models/fetch`);
+      expectProblem(refused, 502, 'provider_bad_request');
+      expect(refused.body.detail).toContain('Bad request for key (received [Redacted])');
+      expect(refused.text).not.toContain(Buffer.from(key).toString('base64').replace(/=+$/, ''));
+      expect(refused.text).not.toContain(key);
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
   });
 
   it('S6 reasoning per model: PATCH sets it, the next request to the FAKE Anthropic server carries the thinking budget, null clears it; typed errors; a restart keeps it', async () => {
