@@ -14,7 +14,7 @@ export type * from './session/session-commands';
 export { initialSessionState, isGroupLoaded, type LoadedGroup, type OpenTurn, type SessionState, type ConversationSummary } from './session/session-state';
 export type { LastUserMessage } from './session/session-state';
 export { judgeOpenTurn, type AskingServer, type OpenTurnVerdict } from './session/orphaned-turn';
-export { uniqueCallIds, MISSING_TOOL_NAME, type CallNaming, type NamedCalls } from './session/unique-call-ids';
+export { uniqueCallIds, MISSING_TOOL_NAME, LONG_TOOL_NAME, MAX_CALL_ID_CHARS, MAX_TOOL_NAME_CHARS, type CallNaming, type NamedCalls } from './session/unique-call-ids';
 export { fitReply, cutArgumentsMarker, type FittedReply, type ReplyParts } from './session/fit-reply';
 export { SessionRuleError, sessionErrors } from './session/session-errors';
 export { decide, decideSession, type DecideContext, type SessionDecisionContext } from './session/decide';

@@ -294,4 +294,23 @@ describe('buildAuditTrail on odd streams', () => {
       '[repeated call id x renamed x_2; call without id named call_r1_3; call call_r1_3 had no tool name; reply over the 1000-byte record limit: text 900 of 5000 bytes kept, arguments of x not kept, provider state dropped]',
     );
   });
+
+  it('names an over-long call id by its length and an over-long tool name by its length and start', () => {
+    const s = sessionScenario(catalogue).given({ type: 'StartSession', sessionId: 's1', agentId: 'default' });
+    s.given({
+      type: 'RecordAssistantMessage',
+      messageId: 'a1',
+      text: '',
+      toolCalls: [
+        { callId: 'call_r1_1', toolName: 'read_file', arguments: {} },
+        { callId: 'c2', toolName: 'tool_name_too_long', arguments: {} },
+      ],
+      adjustments: {
+        renamedCalls: [{ callId: 'call_r1_1', originalCallId: 'b'.repeat(128), originalCallIdChars: 2_000_000 }],
+        longToolNames: [{ callId: 'c2', start: 'c'.repeat(64), chars: 3_000 }],
+      },
+    });
+    const line = buildAuditTrail(recorded(s.history())).events[1]?.summary;
+    expect(line).toContain(`[call id of 2000000 characters renamed call_r1_1; call c2 had a tool name of 3000 characters, starting ${'c'.repeat(39)}…]`);
+  });
 });

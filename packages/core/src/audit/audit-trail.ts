@@ -281,9 +281,11 @@ function adjustmentNotes(adjustments: ReplyAdjustments | undefined): string {
   if (!adjustments) return '';
   const notes: string[] = [];
   for (const r of adjustments.renamedCalls ?? []) {
-    notes.push(r.originalCallId === '' ? `call without id named ${r.callId}` : `repeated call id ${r.originalCallId} renamed ${r.callId}`);
+    if (r.originalCallIdChars !== undefined) notes.push(`call id of ${r.originalCallIdChars} characters renamed ${r.callId}`);
+    else notes.push(r.originalCallId === '' ? `call without id named ${r.callId}` : `repeated call id ${r.originalCallId} renamed ${r.callId}`);
   }
   for (const callId of adjustments.unnamedCalls ?? []) notes.push(`call ${callId} had no tool name`);
+  for (const l of adjustments.longToolNames ?? []) notes.push(`call ${l.callId} had a tool name of ${l.chars} characters, starting ${oneLine(l.start, 40)}`);
   for (const d of adjustments.duplicateCalls ?? []) notes.push(`call ${d.callId} repeats ${d.sameAs}, run once`);
   if (adjustments.providerMetadataWithheld) notes.push('provider state held a secret and was not recorded');
   const cut = adjustments.cut;

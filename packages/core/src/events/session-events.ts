@@ -59,10 +59,19 @@ export interface AttachmentRef {
  * and a malformed or huge reply is recorded (and answered) rather than failing the turn.
  */
 export interface ReplyAdjustments {
-  /** Calls whose id was missing or already used in the reply; `originalCallId` is what the model sent ('' for none). */
-  readonly renamedCalls?: readonly { readonly callId: string; readonly originalCallId: string }[];
+  /**
+   * Calls whose id was missing, already used in the reply, or over `MAX_CALL_ID_CHARS`;
+   * `originalCallId` is what the model sent ('' for none), and for an over-long id its start
+   * only, with `originalCallIdChars` its length.
+   */
+  readonly renamedCalls?: readonly { readonly callId: string; readonly originalCallId: string; readonly originalCallIdChars?: number }[];
   /** Calls the model sent without a tool name; they are recorded under `MISSING_TOOL_NAME` and answered `tool_not_found`. */
   readonly unnamedCalls?: readonly string[];
+  /**
+   * Calls whose tool name was over `MAX_TOOL_NAME_CHARS` (longer than any tool's): recorded under
+   * `LONG_TOOL_NAME` and answered `tool_not_found`; `start` is the name's start, `chars` its length.
+   */
+  readonly longToolNames?: readonly { readonly callId: string; readonly start: string; readonly chars: number }[];
   /** The reply was over the append limit: what was cut to record it. */
   readonly cut?: ReplyCut;
   /**

@@ -321,8 +321,9 @@ class Turn {
         outputTokens: this.usage.outputTokens + response.usage.outputTokens,
       };
 
-      // The model is untrusted input: repeated or missing call ids get ids of their own, and a
-      // reply over the append limit is cut to fit; both are recorded with the message.
+      // The model is untrusted input: repeated, missing or over-long call ids get ids of their
+      // own, over-long tool names a placeholder, and a reply over the append limit is cut to fit;
+      // all are recorded with the message.
       const named = uniqueCallIds(response.toolCalls, new Set(session.state.pendingToolCalls.keys()), `call_r${this.rounds}`);
       const calls = named.calls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments, recorded: this.recordedArguments(c.toolName, c.arguments) }));
       // Signed provider state (Anthropic's thinking blocks) cannot be redacted without breaking
@@ -334,6 +335,7 @@ class Turn {
       const renames: ReplyAdjustments = {
         ...(named.renamedCalls.length > 0 ? { renamedCalls: named.renamedCalls } : {}),
         ...(named.unnamedCalls.length > 0 ? { unnamedCalls: named.unnamedCalls } : {}),
+        ...(named.longToolNames.length > 0 ? { longToolNames: named.longToolNames } : {}),
         ...(withheld ? { providerMetadataWithheld: true } : {}),
         ...(duplicates.length > 0 ? { duplicateCalls: duplicates } : {}),
       };

@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { replay, type AssistantMessageData, type RecordedEvent, type ToolResultMessageData } from '@oneclaw/core';
+import { startFakeModelServer, type FakeModelServer, fakeReply } from '@oneclaw/model-providers/testing';
+import { startTestServer, type TestServer } from '../testing/test-server';
+
+/**
+ * A model reply whose record would not fit the store's append limit (1 MiB) in size or in
+ * count: megabyte call ids and tool names, thousands of calls, rounds of large results. Each is
+ * recorded (changed, and saying how), the turn ends with a recorded outcome, the next turn
+ * works, and the stream replays to the state the server holds. Real HTTP to a booted server with
+ * its SQLite store, a loopback FAKE OpenAI-compatible model.
+ */
+const KEY = 'sk-oversized-replies-key-0000000';
+const MiB = 1024 * 1024;
+
+const messages = (events: readonly RecordedEvent[], role: string) =>
+  events.filter((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === role).map((e) => e.data);
+
+describe('oversized model replies over HTTP (fake OpenAI model)', () => {
+  let model: FakeModelServer;
+  let server: TestServer;
+
+  const start = async (env: Readonly<Record<string, string>> = {}) => {
+    server = await startTestServer({ env: { ONECLAW_PROVIDER: 'openai', OPENAI_API_KEY: KEY, OPENAI_BASE_URL: model.url, ONECLAW_PROVIDER_MAX_RETRIES: '0', ...env } });
+    await server.api('POST', '/api/sessions', { sessionId: 's' });
+  };
+
+  beforeEach(async () => {
+    model = await startFakeModelServer('openai', { apiKey: KEY });
+  });
+
+  afterEach(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  const send = (text: string) => server.api('POST', '/api/sessions/s/messages', { text });
+  const eventsOf = async (): Promise<RecordedEvent[]> => (await server.api('GET', '/api/sessions/s/events')).body.events;
+
+  /** The turn's stream ends closed and replays to what the server reads; then another message is answered. */
+  const expectRecordedAndNextTurnWorks = async () => {
+    const events = await eventsOf();
+    expect(events.at(-1)?.type).toBe('TurnFinished');
+    const replayed = replay(events);
+    expect(replayed).toMatchObject({ pendingToolCalls: new Map(), openTurn: null });
+    const session = (await server.api('GET', '/api/sessions/s')).body;
+    expect(session.messages.length).toBe(replayed.messages.length);
+    model.enqueue(fakeReply.text('Still here.'));
+    const next = await send('are you there?');
+    expect(next.status).toBe(200);
+    expect(next.body).toMatchObject({ reason: 'completed', reply: 'Still here.' });
+  };
+
+  it('a call id and a tool name of 2 MB are recorded as a generated id and a placeholder name (only their start kept); the call is answered tool_not_found and the turn completes', async () => {
+    await start();
+    model.enqueue(
+      fakeReply.toolCalls(
+        { name: 'get_current_time', arguments: {}, callId: 'b'.repeat(2_000_000) },
+        { name: `get_current_time${'c'.repeat(2_000_000)}`, arguments: {}, callId: 'call_long_name' },
+      ),
+      fakeReply.text('Done.'),
+    );
+    const turn = await send('what time is it?');
+    expect(turn.status).toBe(200);
+    expect(turn.body).toMatchObject({ reason: 'completed', reply: 'Done.' });
+
+    const events = await eventsOf();
+    for (const e of events) expect(Buffer.byteLength(JSON.stringify(e))).toBeLessThan(MiB / 4);
+    const [assistant] = messages(events, 'assistant') as AssistantMessageData[];
+    expect(assistant?.toolCalls.map((c) => [c.callId, c.toolName])).toEqual([
+      ['call_r1_1', 'get_current_time'],
+      ['call_long_name', 'tool_name_too_long'],
+    ]);
+    expect(assistant?.adjustments).toEqual({
+      renamedCalls: [{ callId: 'call_r1_1', originalCallId: 'b'.repeat(128), originalCallIdChars: 2_000_000 }],
+      longToolNames: [{ callId: 'call_long_name', start: `get_current_time${'c'.repeat(48)}`, chars: 2_000_016 }],
+    });
+    const results = messages(events, 'tool') as ToolResultMessageData[];
+    expect(results.map((r) => [r.callId, r.status === 'error' ? r.errorType : r.status])).toEqual([
+      ['call_r1_1', 'success'],
+      ['call_long_name', 'tool_not_found'],
+    ]);
+    // The model is sent the recorded ids and names, not the megabytes it sent.
+    expect(Buffer.byteLength(JSON.stringify(model.requests[1]?.body))).toBeLessThan(MiB / 4);
+    await expectRecordedAndNextTurnWorks();
+  });
+});
