@@ -295,7 +295,7 @@ describe('buildAuditTrail on odd streams', () => {
     );
   });
 
-  it('names an over-long call id by its length and an over-long tool name by its length and start', () => {
+  it('names an over-long call id by its length, an over-long tool name by its length and start, and the calls dropped over the limit', () => {
     const s = sessionScenario(catalogue).given({ type: 'StartSession', sessionId: 's1', agentId: 'default' });
     s.given({
       type: 'RecordAssistantMessage',
@@ -308,9 +308,12 @@ describe('buildAuditTrail on odd streams', () => {
       adjustments: {
         renamedCalls: [{ callId: 'call_r1_1', originalCallId: 'b'.repeat(128), originalCallIdChars: 2_000_000 }],
         longToolNames: [{ callId: 'c2', start: 'c'.repeat(64), chars: 3_000 }],
+        callsDropped: { limit: 128, count: 5 },
       },
     });
     const line = buildAuditTrail(recorded(s.history())).events[1]?.summary;
-    expect(line).toContain(`[call id of 2000000 characters renamed call_r1_1; call c2 had a tool name of 3000 characters, starting ${'c'.repeat(39)}…]`);
+    expect(line).toContain(
+      `[call id of 2000000 characters renamed call_r1_1; call c2 had a tool name of 3000 characters, starting ${'c'.repeat(39)}…; 5 calls over the limit of 128 per reply dropped]`,
+    );
   });
 });

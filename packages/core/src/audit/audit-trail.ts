@@ -287,6 +287,7 @@ function adjustmentNotes(adjustments: ReplyAdjustments | undefined): string {
   for (const callId of adjustments.unnamedCalls ?? []) notes.push(`call ${callId} had no tool name`);
   for (const l of adjustments.longToolNames ?? []) notes.push(`call ${l.callId} had a tool name of ${l.chars} characters, starting ${oneLine(l.start, 40)}`);
   for (const d of adjustments.duplicateCalls ?? []) notes.push(`call ${d.callId} repeats ${d.sameAs}, run once`);
+  if (adjustments.callsDropped) notes.push(`${adjustments.callsDropped.count} calls over the limit of ${adjustments.callsDropped.limit} per reply dropped`);
   if (adjustments.providerMetadataWithheld) notes.push('provider state held a secret and was not recorded');
   const cut = adjustments.cut;
   if (cut) {

@@ -81,6 +81,15 @@ export interface ReplyAdjustments {
   readonly providerMetadataWithheld?: true;
   /** Calls that repeat an earlier call of the reply (same tool, same arguments): not run again, answered with that call's result. */
   readonly duplicateCalls?: readonly DuplicateCall[];
+  /** The reply had more calls than `MAX_TOOL_CALLS_PER_REPLY`: those after the limit were dropped (not recorded, not run). */
+  readonly callsDropped?: CallsDropped;
+}
+
+export interface CallsDropped {
+  /** The most calls taken from one reply. */
+  readonly limit: number;
+  /** How many calls after the first `limit` were dropped. */
+  readonly count: number;
 }
 
 export interface DuplicateCall {

@@ -83,5 +83,32 @@ describe('oversized model replies over HTTP (fake OpenAI model)', () => {
     // The model is sent the recorded ids and names, not the megabytes it sent.
     expect(Buffer.byteLength(JSON.stringify(model.requests[1]?.body))).toBeLessThan(MiB / 4);
     await expectRecordedAndNextTurnWorks();
-  });
+  }, 60_000);
+
+  it('a reply of 3000 calls is recorded with its first 128 (the rest dropped, said in the text the model reads back); the turn completes and the session takes the next message', async () => {
+    await start();
+    model.enqueue(fakeReply.toolCalls(...Array.from({ length: 3000 }, (_, i) => ({ name: 'get_current_time', arguments: {}, callId: `call_${i}` }))), fakeReply.text('It is now.'));
+    const turn = await send('what time is it?');
+    expect(turn.status).toBe(200);
+    expect(turn.body).toMatchObject({ reason: 'completed', reply: 'It is now.' });
+
+    const events = await eventsOf();
+    const [assistant] = messages(events, 'assistant') as AssistantMessageData[];
+    expect(assistant?.toolCalls.map((c) => c.callId)).toEqual(Array.from({ length: 128 }, (_, i) => `call_${i}`));
+    expect(assistant?.adjustments?.callsDropped).toEqual({ limit: 128, count: 2872 });
+    const note =
+      '[OneClaw: this reply had 3000 tool calls, over the limit of 128 per reply; only the first 128 were taken, the other 2872 were not run and are not in this record. Send the ones still needed in a later reply.]';
+    expect(assistant?.text).toBe(note);
+    expect((messages(events, 'tool') as ToolResultMessageData[]).map((r) => r.callId)).toEqual(assistant?.toolCalls.map((c) => c.callId));
+
+    // The model's next request holds the 128 calls, their 128 results and the note.
+    const second = model.requests[1]?.body as { messages: { role: string; content?: unknown; tool_calls?: unknown[] }[] };
+    const reply = second.messages.find((m) => m.role === 'assistant');
+    expect(reply?.content).toBe(note);
+    expect(reply?.tool_calls).toHaveLength(128);
+    expect(second.messages.filter((m) => m.role === 'tool')).toHaveLength(128);
+    const audit = (await server.api('GET', '/api/sessions/s/audit')).body;
+    expect(JSON.stringify(audit)).toContain('2872 calls over the limit of 128 per reply dropped');
+    await expectRecordedAndNextTurnWorks();
+  }, 60_000);
 });

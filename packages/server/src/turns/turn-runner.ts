@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   activeToolSet,
+  callsDroppedNote,
+  capToolCalls,
   fitReply,
   MAX_ARGUMENT_DEPTH,
   nestsDeeperThan,
@@ -324,7 +326,9 @@ class Turn {
       // The model is untrusted input: repeated, missing or over-long call ids get ids of their
       // own, over-long tool names a placeholder, and a reply over the append limit is cut to fit;
       // all are recorded with the message.
-      const named = uniqueCallIds(response.toolCalls, new Set(session.state.pendingToolCalls.keys()), `call_r${this.rounds}`);
+      // Calls over the per-reply limit are dropped first: they never run nor wait for a result.
+      const capped = capToolCalls(response.toolCalls);
+      const named = uniqueCallIds(capped.calls, new Set(session.state.pendingToolCalls.keys()), `call_r${this.rounds}`);
       const calls = named.calls.map((c) => ({ callId: c.callId, toolName: c.toolName, raw: c.arguments, recorded: this.recordedArguments(c.toolName, c.arguments) }));
       // Signed provider state (Anthropic's thinking blocks) cannot be redacted without breaking
       // its signature: when it holds a secret it is not recorded (nor sent back), and the reply says so.
@@ -338,7 +342,10 @@ class Turn {
         ...(named.longToolNames.length > 0 ? { longToolNames: named.longToolNames } : {}),
         ...(withheld ? { providerMetadataWithheld: true } : {}),
         ...(duplicates.length > 0 ? { duplicateCalls: duplicates } : {}),
+        ...(capped.dropped ? { callsDropped: capped.dropped } : {}),
       };
+      // Said in the text, which the model reads back, like a cut reply's note; kept out of the fitting so no cut loses it.
+      const droppedNote = capped.dropped ? callsDroppedNote(capped.dropped) : '';
       const fitted = fitReply(
         {
           text: this.deps.redactor.redactText(response.text),
@@ -346,10 +353,10 @@ class Turn {
           ...(providerMetadata ? { providerMetadata } : {}),
           ...(response.reasoning ? { reasoning: this.deps.redactor.redactText(response.reasoning) } : {}),
         },
-        this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify(renames)),
+        this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify(renames)) - Buffer.byteLength(JSON.stringify(droppedNote)),
       );
       const adjustments: ReplyAdjustments = { ...renames, ...(fitted.cut ? { cut: fitted.cut } : {}) };
-      const replyText = fitted.reply.text;
+      const replyText = [fitted.reply.text, droppedNote].filter((t) => t !== '').join('\n\n');
       const messageId = `${this.turnId}-assistant-${this.rounds}`;
       const assistantMessage = () =>
         this.observer({
