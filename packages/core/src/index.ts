@@ -16,6 +16,7 @@ export type { LastUserMessage } from './session/session-state';
 export { judgeOpenTurn, type AskingServer, type OpenTurnVerdict } from './session/orphaned-turn';
 export { uniqueCallIds, MISSING_TOOL_NAME, LONG_TOOL_NAME, MAX_CALL_ID_CHARS, MAX_TOOL_NAME_CHARS, type CallNaming, type NamedCalls } from './session/unique-call-ids';
 export { capToolCalls, callsDroppedNote, MAX_TOOL_CALLS_PER_REPLY, type CappedCalls } from './session/cap-tool-calls';
+export { fitText, type CutTextKind } from './session/fit-text';
 export { fitReply, cutArgumentsMarker, type FittedReply, type ReplyParts } from './session/fit-reply';
 export { SessionRuleError, sessionErrors } from './session/session-errors';
 export { decide, decideSession, type DecideContext, type SessionDecisionContext } from './session/decide';

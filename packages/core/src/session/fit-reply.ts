@@ -1,4 +1,5 @@
 import type { ReplyCut, ToolCall } from '../events/session-events';
+import { fitText, jsonBytes, utf8Bytes } from './fit-text';
 
 /** The parts of an assistant message that can be large. */
 export interface ReplyParts {
@@ -46,7 +47,7 @@ export function fitReply(reply: ReplyParts, limitBytes: number): FittedReply {
   const build = (): ReplyParts => ({ text, toolCalls: calls, ...(providerMetadata ? { providerMetadata } : {}), ...(reasoning ? { reasoning } : {}) });
   // The reasoning gets what the rest leaves; nothing when the rest alone is over the limit.
   const reasoningRoom = limitBytes - jsonBytes({ ...build(), reasoning: '' });
-  if (reasoning && jsonBytes(reasoning) > reasoningRoom) reasoning = cutText(reasoning, reasoningRoom, 'reasoning');
+  if (reasoning && jsonBytes(reasoning) > reasoningRoom) reasoning = fitText(reasoning, reasoningRoom, 'reasoning');
   if (jsonBytes(build()) <= limitBytes) return { reply: build(), cut: cutOf(reply, build(), limitBytes, []) };
 
   for (const { i } of bySize) {
@@ -55,11 +56,11 @@ export function fitReply(reply: ReplyParts, limitBytes: number): FittedReply {
   }
   if (providerMetadata && jsonBytes(providerMetadata) > limitBytes / 4) providerMetadata = undefined;
 
-  if (jsonBytes(build()) > limitBytes) text = cutText(reply.text, limitBytes - jsonBytes({ ...build(), text: '' }));
+  if (jsonBytes(build()) > limitBytes) text = fitText(reply.text, limitBytes - jsonBytes({ ...build(), text: '' }), 'reply');
   if (jsonBytes(build()) > limitBytes) {
     calls.forEach((_, i) => cutArguments(i));
     providerMetadata = undefined;
-    text = cutText(reply.text, limitBytes - jsonBytes({ ...build(), text: '' }));
+    text = fitText(reply.text, limitBytes - jsonBytes({ ...build(), text: '' }), 'reply');
   }
   return { reply: build(), cut: cutOf(reply, build(), limitBytes, argumentsCut) };
 }
@@ -73,36 +74,4 @@ function cutOf(original: ReplyParts, kept: ReplyParts, limitBytes: number, argum
     providerMetadataDropped: original.providerMetadata !== undefined && kept.providerMetadata === undefined,
     ...(original.reasoning !== undefined ? { reasoningBytes: utf8Bytes(original.reasoning), keptReasoningBytes: utf8Bytes(kept.reasoning ?? '') } : {}),
   };
-}
-
-/**
- * The longest start of `text` that, with a note saying it was cut, takes at most `budget` bytes
- * as a JSON string. Never splits a surrogate pair. Empty when not even the note fits.
- */
-function cutText(text: string, budget: number, what: 'reply' | 'reasoning' = 'reply'): string {
-  const note = (kept: number) => `\n\n[OneClaw: the ${what} was cut here to fit the record size limit; ${kept} of ${utf8Bytes(text)} bytes kept.]`;
-  const fits = (end: number) => jsonBytes(text.slice(0, end) + note(utf8Bytes(text.slice(0, end)))) <= budget;
-  if (!fits(0)) return '';
-  let low = 0;
-  let high = text.length;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (fits(mid)) low = mid;
-    else high = mid - 1;
-  }
-  let end = low;
-  const last = text.charCodeAt(end - 1);
-  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
-  const kept = text.slice(0, end);
-  return kept + note(utf8Bytes(kept));
-}
-
-const encoder = new TextEncoder();
-
-function utf8Bytes(text: string): number {
-  return encoder.encode(text).length;
-}
-
-function jsonBytes(value: unknown): number {
-  return utf8Bytes(JSON.stringify(value) ?? '');
 }

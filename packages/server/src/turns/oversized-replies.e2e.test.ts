@@ -111,4 +111,47 @@ describe('oversized model replies over HTTP (fake OpenAI model)', () => {
     expect(JSON.stringify(audit)).toContain('2872 calls over the limit of 128 per reply dropped');
     await expectRecordedAndNextTurnWorks();
   }, 60_000);
+
+  it('a round of results over the 1 MiB append limit together (8 of 30 000 control characters, 180 KB each as JSON, and repeats of one) is recorded in several appends; every call has its own result and the turn completes', async () => {
+    // A window these results fit, so no compaction runs between the rounds.
+    await start({ ONECLAW_CONTEXT_WINDOW_TOKENS: '10000000' });
+    const distinct = Array.from({ length: 8 }, (_, i) => ({ name: 'js_eval', arguments: { code: `'\\u0001'.repeat(29990) + ${i}` }, callId: `call_${i}` }));
+    // A repeat of a call is not run again but records the same result in full under its own id.
+    const repeats = Array.from({ length: 3 }, (_, i) => ({ ...(distinct[0] as (typeof distinct)[number]), callId: `call_repeat_${i}` }));
+    model.enqueue(fakeReply.toolCalls(...distinct, ...repeats), fakeReply.text('Done.'));
+    const turn = await send('make some noise');
+    expect(turn.status).toBe(200);
+    expect(turn.body).toMatchObject({ reason: 'completed', reply: 'Done.' });
+
+    const events = await eventsOf();
+    const results = messages(events, 'tool') as ToolResultMessageData[];
+    expect(results.map((r) => [r.callId, r.status])).toEqual([...distinct, ...repeats].map((c) => [c.callId, 'success']));
+    const stored = results.map((r) => (r.status === 'success' ? r.result : ''));
+    expect(stored.slice(0, 8)).toEqual(distinct.map((_, i) => `${'\u0001'.repeat(29990)}${i}`));
+    const together = events
+      .filter((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === 'tool')
+      .reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e.data)), 0);
+    expect(together).toBeGreaterThan(1.5 * MiB);
+    // The model read every result of the round.
+    const second = model.requests[1]?.body as { messages: { role: string; tool_call_id?: string }[] };
+    expect(second.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual([...distinct, ...repeats].map((c) => c.callId));
+    await expectRecordedAndNextTurnWorks();
+  }, 60_000);
+
+  it('a result that would not fit one append under a lower limit (ONECLAW_MAX_APPEND_BYTES) is cut by its bytes, with a note; the turn completes', async () => {
+    await start({ ONECLAW_MAX_APPEND_BYTES: String(64 * 1024) });
+    model.enqueue(fakeReply.toolCalls({ name: 'js_eval', arguments: { code: `'\\u0001'.repeat(29000)` }, callId: 'call_noise' }), fakeReply.text('Done.'));
+    const turn = await send('make some noise');
+    expect(turn.status).toBe(200);
+    expect(turn.body).toMatchObject({ reason: 'completed', reply: 'Done.' });
+
+    const events = await eventsOf();
+    const resultEvent = events.find((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === 'tool') as RecordedEvent;
+    expect(Buffer.byteLength(JSON.stringify(resultEvent.data)) + Buffer.byteLength(JSON.stringify(resultEvent.metadata))).toBeLessThanOrEqual(64 * 1024);
+    const result = resultEvent.data as ToolResultMessageData;
+    expect(result.status === 'success' ? result.result : '').toMatch(
+      /^\u0001+\n\n\[OneClaw: the tool result was cut here to fit the record size limit; \d+ of 29000 bytes kept\.\]$/,
+    );
+    await expectRecordedAndNextTurnWorks();
+  }, 60_000);
 });

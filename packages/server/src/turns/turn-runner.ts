@@ -4,6 +4,7 @@ import {
   callsDroppedNote,
   capToolCalls,
   fitReply,
+  fitText,
   MAX_ARGUMENT_DEPTH,
   nestsDeeperThan,
   OneClawError,
@@ -192,15 +193,13 @@ export class TurnRunner {
  * results of the previous round go with `ModelRequested`), before the tools run (the reply with
  * its calls), before a compaction, and at the end (the last reply with `TurnFinished`). A crash
  * loses only what nothing had acted on yet. Stream updates of staged commands go out after the
- * append, so the client never sees a step that is not recorded.
+ * append, so the client never sees a step that is not recorded. What would not fit one append
+ * (the store's limit) goes in several, in order.
  */
 class Turn {
   private step = 0;
-  private staged: StagedCommand[] = [];
-  /** What `preview` decided for the staged commands, and the state the first was decided on. */
-  private stagedOn: { readonly state: SessionSnapshot['state']; readonly events: SessionEvent[] } | undefined;
-  /** Updates to send once the staged commands are recorded, in order, with the events each decided. */
-  private afterFlush: { readonly then: (events: readonly SessionEvent[]) => void; readonly events: readonly SessionEvent[] }[] = [];
+  /** The staged commands, in order, in appends that each fit the store's limit. */
+  private staged: StagedAppend[] = [];
   private rounds = 0;
   private usage: TokenUsage = ZERO_USAGE;
   private reply = '';
@@ -455,7 +454,10 @@ class Turn {
     const result = outcome.result;
     // Redacted once: the same text goes to the event, the stream and the model.
     const redacted = this.deps.redactor.redactText(result.status === 'success' ? result.result : result.message);
-    const text = verdict?.stop === false && verdict.warning ? `${redacted}\n\n${verdict.warning}` : redacted;
+    const warned = verdict?.stop === false && verdict.warning ? `${redacted}\n\n${verdict.warning}` : redacted;
+    // Each result must fit one append on its own, whatever the store's limit is set to: the
+    // engine's cap counts characters, and a character can take 6 bytes of JSON (180 KB for 30 000).
+    const text = fitText(warned, this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES, 'tool result');
     // The round is part of the id: Gemini's call ids (which we make up) repeat across rounds.
     const base = {
       messageId: `${this.turnId}-tool-${this.rounds}-${outcome.callId}`,
@@ -564,7 +566,7 @@ class Turn {
     return { turnId: this.turnId, reason, detail, rounds: this.rounds, usage: this.usage, reply: this.reply, revision: done.revision };
   }
 
-  /** Stages the command and records it with everything staged before it, in one append. */
+  /** Stages the command and records it with everything staged before it (in one append when they fit the limit). */
   private async record(command: SessionCommand): Promise<Recorded> {
     this.put(command);
     return this.flush();
@@ -579,28 +581,56 @@ class Turn {
     this.step += 1;
     const options = { commandId: `${this.sessionId}:${this.turnId}:${this.step}`, correlationId: this.turnId };
     const preview = this.deps.sessions.preview(this.projected, command, options);
-    this.stagedOn ??= { state: this.projected.state, events: [] };
-    this.stagedOn.events.push(...preview.events);
-    this.staged.push({ command, options });
-    if (then) this.afterFlush.push({ then, events: preview.events });
+    const bytes = preview.events.reduce((sum, e) => sum + appendBytes(e), 0);
+    // A command that would take the append over the store's limit starts the next append: a
+    // round's results (up to 30 000 characters each, 180 KB of JSON when they are control
+    // characters) together would not fit one, and the store would refuse them all (413).
+    let append = this.staged.at(-1);
+    if (append === undefined || (append.steps.length > 0 && append.bytes + bytes > this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES)) {
+      append = { steps: [], decided: { state: this.projected.state, events: [] }, updates: [], bytes: 0 };
+      this.staged.push(append);
+    }
+    append.decided.events.push(...preview.events);
+    append.steps.push({ command, options });
+    append.bytes += bytes;
+    if (then) append.updates.push({ then, events: preview.events });
     this.projected = preview;
     return preview;
   }
 
-  /** Appends everything staged in one append (one transaction), then sends their updates. */
+  /**
+   * Appends everything staged, in order: in one append (one transaction) when it fits the store's
+   * limit, else in as few as fit (each recorded before the next; appending earlier is always
+   * safe: a crash between them leaves the later calls pending, and the next turn records them as
+   * interrupted). The updates of each append are sent once it is recorded.
+   */
   private async flush(): Promise<Recorded> {
-    const steps = this.staged;
-    const updates = this.afterFlush;
-    const decided = this.stagedOn;
+    const appends = this.staged;
     this.staged = [];
-    this.afterFlush = [];
-    this.stagedOn = undefined;
-    if (steps.length === 0) return { ...this.projected, events: [] };
-    const recorded = await this.deps.sessions.recordAll(this.sessionId, steps, decided);
-    this.projected = recorded;
-    for (const update of updates) update.then(update.events);
+    let recorded: Recorded = { ...this.projected, events: [] };
+    for (const append of appends) {
+      recorded = await this.deps.sessions.recordAll(this.sessionId, append.steps, append.decided);
+      this.projected = recorded;
+      for (const update of append.updates) update.then(update.events);
+    }
     return recorded;
   }
+}
+
+/** Staged commands recorded in one append. */
+interface StagedAppend {
+  readonly steps: StagedCommand[];
+  /** What `preview` decided for the commands, and the state the first was decided on. */
+  readonly decided: { readonly state: SessionSnapshot['state']; readonly events: SessionEvent[] };
+  /** Updates to send once the commands are recorded, in order, with the events each decided. */
+  readonly updates: { readonly then: (events: readonly SessionEvent[]) => void; readonly events: readonly SessionEvent[] }[];
+  /** What the store counts of the decided events: their data and metadata as JSON. */
+  bytes: number;
+}
+
+/** An event's size as the store's append limit counts it (prepareAppend). */
+function appendBytes(event: SessionEvent): number {
+  return Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(JSON.stringify(event.metadata));
 }
 
 /** What opens the turn: a user message, or a retry or an edit of the last one (docs/events.md). */
