@@ -575,14 +575,6 @@ describeUi(chromiumAvailable ? 'S6 chat and tool groups in the browser (real ser
     const clearer = await ui.open({ device: DESKTOP, hash });
     await conversation(sender.page).getByText('One.').waitFor();
     await conversation(clearer.page).getByText('One.').waitFor();
-    // The server refuses a clear during a turn (docs/api.md); the route answers as it does.
-    await clearer.page.route('**/api/sessions/*/clear', (route) =>
-      route.fulfill({
-        status: 409,
-        contentType: 'application/problem+json',
-        body: JSON.stringify({ code: 'turn_in_progress', title: 'Conflict', status: 409, detail: `A turn is running; cancel it with POST /api/sessions/${sessionId}/cancel.` }),
-      }),
-    );
 
     const gate = fakeGate();
     ui.fake.enqueue({ text: 'Answer to the first window.', waitFor: gate.opened });

@@ -153,12 +153,23 @@ describe("a session's chat store", () => {
     await expect(store.send('me too')).resolves.toBe('refused');
     expect(store.getState()).toMatchObject({ turn: 'none', busyElsewhere: true });
     expect(store.getState().items.map((item) => item.kind)).toEqual(['user']);
-    expect(store.getState().status).toContain('answering a message sent from another window');
+    expect(store.getState().status).toBe('Not sent: the session is answering a message sent from another window. Your message is back in the box.');
     // The page polls while busy elsewhere; once that turn is over nothing of the refusal stays.
     api.stored = { view: view(), events: [message('m1', 'user', 'hello', 0), message('m2', 'user', 'other', 1), message('m3', 'assistant', 'reply', 2)] };
     await store.refresh();
     expect(store.getState().busyElsewhere).toBe(false);
     expect(store.getState().items.map((item) => item.kind)).toEqual(['user', 'user', 'assistant']);
+  });
+
+  test("a retry refused because another window's turn runs says it was not done, not that a message is back in the box", async () => {
+    const api = new FakeApi();
+    api.stored = { view: view(), events: [message('m1', 'user', 'hello', 0), message('m2', 'assistant', 'hi', 1)] };
+    const store = new ChatSessionStore(api, 's');
+    await store.refresh();
+    api.refuseStream = new ApiError(409, 'turn_in_progress', 'A turn is running; cancel it with POST /api/sessions/s/cancel.');
+    await expect(store.retryTurn('m1')).resolves.toBe('refused');
+    expect(store.getState().items.some((item) => item.kind === 'error')).toBe(false);
+    expect(store.getState().status).toBe('Not done: the session is answering a message sent from another window. Try again when that reply is over.');
   });
 
   test('a second send while a turn runs is refused without a request', async () => {

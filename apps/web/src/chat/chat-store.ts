@@ -187,7 +187,7 @@ export class ChatSessionStore {
         // Another window's turn runs (this page had not heard of it yet): no error card, the
         // page's "answering in another window" notice says it, and goes once that turn is over.
         const busy = refused && problem.code === TURN_IN_PROGRESS;
-        this.dispatch({ type: 'stream-failed', refused, unreachable, ...(busy ? { busyElsewhere: true } : {}), ...problem });
+        this.dispatch({ type: 'stream-failed', refused, unreachable, ...(busy ? { busyElsewhere: start.type === 'send' ? 'send' : 'redo' } : {}), ...problem });
       }
     } finally {
       this.stream = undefined;

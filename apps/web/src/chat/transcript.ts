@@ -165,8 +165,11 @@ export type ChatAction =
       readonly type: 'stream-failed';
       readonly refused: boolean;
       readonly unreachable?: boolean;
-      /** Refused because a turn started elsewhere runs: the busy notice says so, no error card. */
-      readonly busyElsewhere?: boolean;
+      /**
+       * Refused because a turn started elsewhere runs: the busy notice says so, no error card.
+       * `send`: a message, whose text goes back in the box; `redo`: a retry or an edit.
+       */
+      readonly busyElsewhere?: 'send' | 'redo';
       readonly code: string;
       readonly detail: string;
     }
@@ -264,7 +267,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
           turn: 'none',
           items,
           busyElsewhere: true,
-          status: 'Not sent: the session is answering a message sent from another window. Your message is back in the box.',
+          status:
+            action.busyElsewhere === 'send'
+              ? 'Not sent: the session is answering a message sent from another window. Your message is back in the box.'
+              : 'Not done: the session is answering a message sent from another window. Try again when that reply is over.',
         };
       }
       const error: ErrorItem = { kind: 'error', key: `error-${state.live.counter}`, code: action.code, detail: action.detail };

@@ -6,6 +6,7 @@ import { attachmentErrors } from '../attachments/attachment-errors';
 import { allowedMediaType } from '../attachments/attachment-media-type';
 import { AttachmentStore, isAttachmentHash } from '../attachments/attachment-store';
 import { clientGoneSignal } from './client-gone';
+import { readUploadBody } from './read-upload-body';
 import { ResourceNotFoundError } from './resource-not-found';
 
 /** The header that carries the file name: percent-encoded UTF-8, since header values are ASCII. */
@@ -50,7 +51,7 @@ export class AttachmentsController {
     const gone = clientGoneSignal(res);
     let bytes: Buffer;
     try {
-      bytes = await readBody(req, this.store.maxBytes);
+      bytes = await readUploadBody(req, this.store.maxBytes);
     } catch (error) {
       // The client went away mid-upload (a cancelled upload, a closed tab): nothing failed here and
       // nobody is left to read an answer, so it leaves as a 4xx, which is not logged as a server
@@ -82,30 +83,6 @@ export class AttachmentsController {
     });
     res.end(bytes);
   }
-}
-
-/** Reads the whole body, refusing it as soon as it passes `limit` (a missing or false Content-Length). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.byteLength;
-      if (size > limit) {
-        over = true;
-        chunks.length = 0;
-        reject(attachmentErrors.tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!over) resolve(Buffer.concat(chunks));
-    });
-    req.on('error', reject);
-  });
 }
 
 function decodeName(raw: string | undefined): string | undefined {

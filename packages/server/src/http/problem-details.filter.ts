@@ -3,7 +3,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import { ERROR_STATUS, type Problem } from '@oneclaw/api-contract';
 import { OneClawError } from '@oneclaw/core';
 import type { Logger } from '../logging/logger';
-import type { SecretRedactor } from '../security/secret-redactor';
+import { isSensitiveKey, REDACTED, type SecretRedactor } from '../security/secret-redactor';
 import { ResourceNotFoundError } from './resource-not-found';
 
 /** HTTP status for each domain error code (the contract's table); an unlisted code is a 500. */
@@ -61,7 +61,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<ExpressLikeResponse>();
-    const problem = this.redactor.redactValue(toProblem(exception));
+    const problem = redactProblem(toProblem(exception), this.redactor);
     logServerFault(this.logger, exception, problem);
     if (response.headersSent) {
       response.end();
@@ -73,6 +73,18 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (problem.status === 503 && retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     response.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
   }
+}
+
+/**
+ * The problem with every known secret taken out of its values (`detail`, extension members), but
+ * not out of `type`, `title`, `code` or the members' names: they are ours, and clients read them.
+ * A value set as a tool env var can be any word of 6 characters or more ("session"), which would
+ * otherwise turn `session_not_found` into `[Redacted]_not_found` and `sessionId` into `[Redacted]Id`.
+ */
+function redactProblem(problem: Problem, redactor: SecretRedactor): Problem {
+  const { type, title, status, code, ...members } = problem;
+  const redacted = Object.entries(members).map(([name, value]) => [name, isSensitiveKey(name) ? REDACTED : redactor.redactValue(value)]);
+  return { ...(Object.fromEntries(redacted) as { detail: string }), type, title, status, code };
 }
 
 /**

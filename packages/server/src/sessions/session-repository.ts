@@ -187,13 +187,7 @@ export class SessionRepository {
         // An If-Match check always reads: it must compare with the store, not with this replica.
         const cached = attempt === 1 && options.expectedRevision === undefined ? this.cache.get(sessionId) : undefined;
         const current = cached ?? (await this.load(sessionId));
-        if (options.expectedRevision !== undefined && current.revision !== options.expectedRevision) {
-          throw new OneClawError(
-            'precondition_failed',
-            `The session is at revision ${String(current.revision)}, not ${options.expectedRevision}: it changed since you read it. Read it again and retry.`,
-            { revision: current.revision },
-          );
-        }
+        if (options.expectedRevision !== undefined) checkRevision(current.revision, options.expectedRevision);
         return current;
       },
       // Same ids on every attempt: if an earlier attempt did land, the store acknowledges it.
@@ -270,4 +264,12 @@ export function assertSessionId(sessionId: string): void {
   if (!SESSION_ID.test(sessionId)) {
     throw new OneClawError('invalid_session_id', 'A session id is 1 to 64 letters, digits, "-" or "_".', { sessionId: sessionId.slice(0, 80) });
   }
+}
+
+/** If-Match: throws `precondition_failed` unless the session is at the revision the client read. */
+export function checkRevision(revision: SessionSnapshot['revision'], expected: number): void {
+  if (revision === expected) return;
+  throw new OneClawError('precondition_failed', `The session is at revision ${String(revision)}, not ${expected}: it changed since you read it. Read it again and retry.`, {
+    revision,
+  });
 }

@@ -39,4 +39,12 @@ describe('ClearSessionHandler: a clear never lands inside a turn', () => {
     await handler.execute(new ClearSessionCommand('s1'));
     expect(await types()).toEqual(['SessionStarted', 'MessageSent', 'TurnFinished', 'SessionCleared']);
   });
+
+  it('If-Match is checked against what the client read, before a cut-off turn is closed: a stale one changes nothing, a current one clears', async () => {
+    const { handler, types } = await sessionWithOpenTurn();
+    await expect(handler.execute(new ClearSessionCommand('s1', undefined, 0))).rejects.toMatchObject({ code: 'precondition_failed' });
+    expect(await types()).toEqual(['SessionStarted', 'MessageSent']);
+    await handler.execute(new ClearSessionCommand('s1', undefined, 1));
+    expect(await types()).toEqual(['SessionStarted', 'MessageSent', 'TurnFinished', 'SessionCleared']);
+  });
 });

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomCommandId } from '../../server-config';
 import { CutOffTurns } from '../../turns/cut-off-turns';
-import { SessionRepository } from '../session-repository';
+import { checkRevision, SessionRepository } from '../session-repository';
 import { SessionViews } from '../session-views';
 import { ClearSessionCommand } from './clear-session.command';
 
@@ -19,13 +19,19 @@ export class ClearSessionHandler implements ICommandHandler<ClearSessionCommand>
   ) {}
 
   async execute(command: ClearSessionCommand) {
-    await this.cutOffTurns.closeIfCutOff(command.sessionId);
+    const { sessionId, expectedRevision } = command;
+    // If-Match is about what the client read: checked before closing a cut-off turn moves the
+    // revision on (that close is the server's, and a refused request must change nothing).
+    const read = expectedRevision !== undefined ? await this.sessions.load(sessionId) : undefined;
+    if (read && expectedRevision !== undefined) checkRevision(read.revision, expectedRevision);
+    const { session } = await this.cutOffTurns.closeIfCutOff(sessionId, undefined, read);
     const recorded = await this.sessions.record(
-      command.sessionId,
+      sessionId,
       { type: 'ClearSession', reason: 'user' },
       {
-        commandId: `${command.sessionId}:clear:${command.requestId ?? randomCommandId()}`,
-        ...(command.expectedRevision !== undefined ? { expectedRevision: command.expectedRevision } : {}),
+        commandId: `${sessionId}:clear:${command.requestId ?? randomCommandId()}`,
+        // The revision checked above, or the one after the cut-off turn's close (a session that is not there has none: record refuses it).
+        ...(expectedRevision !== undefined ? { expectedRevision: typeof session.revision === 'number' ? session.revision : expectedRevision } : {}),
       },
     );
     return this.views.of(recorded);
