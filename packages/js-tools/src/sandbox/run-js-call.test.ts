@@ -156,6 +156,16 @@ describe('sandbox limits (J6, SBX)', () => {
     expect(resultOf(await run('function execute() { return [1,2,3].length; }'))).toBe('3');
   });
 
+  it('SBX-04 memory that runs out in a promise job is still out of memory when the rejection is read after a bridge call, not "threw null"', async () => {
+    const source = `async function execute() {
+      const filling = (async () => { await null; var a = []; for (;;) a.push({ a: 1, b: [1, 2, 3] }); })();
+      filling.catch(() => {});
+      await fetch("https://example.com/");
+      await filling;
+    }`;
+    expectError(await run(source, 'execute', { limits: { memoryBytes: 8 * 1024 * 1024 } }), 'sandbox_limit', /out of memory \(limit 8 MiB\)/, 'memory');
+  });
+
   it('SBX-05 unbounded recursion hits the stack limit: sandbox_limit (stack)', async () => {
     expectError(await run('function execute() { var f = function () { return f() + 1; }; return f(); }'), 'sandbox_limit', /stack/, 'stack');
     expect(resultOf(await run('function execute() { function depth(n) { return n === 0 ? 0 : 1 + depth(n - 1); } return depth(500); }'))).toBe('500');

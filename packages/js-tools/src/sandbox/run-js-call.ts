@@ -170,8 +170,10 @@ class CallRun {
   private segmentStart = 0;
   private inGuest = false;
   /**
-   * The capped heap refused to grow during the last guest segment and did not grow after: a
-   * value-less exception from that segment is QuickJS failing to allocate, not the tool's throw.
+   * The capped heap refused to grow during a guest segment of this call and did not grow after:
+   * a value-less exception is then QuickJS failing to allocate, not the tool's throw. Kept for the
+   * rest of the call: a promise rejected that way in one segment may be read after later ones
+   * (an allocation that failed in a promise job, awaited after a bridge call).
    */
   private heapRefused = false;
   private interruption: Interruption | undefined;
@@ -312,7 +314,7 @@ class CallRun {
     } finally {
       this.inGuest = false;
       this.cpuUsed += Date.now() - this.segmentStart;
-      this.heapRefused = this.heap.refusals > refusals && this.heap.outOfRoom;
+      this.heapRefused ||= this.heap.refusals > refusals && this.heap.outOfRoom;
     }
   }
 
