@@ -35,6 +35,9 @@ describe('requireJsonBody', () => {
   it('refuses a non-JSON body on an /api route with 415 unsupported_media_type naming the type', () => {
     expect(passed('POST', '/api/sessions?x=1', textBody)).toMatchObject({ code: 'unsupported_media_type', details: { contentType: 'text/plain' } });
     expect(passed('PUT', '/api/env-vars/A', { 'transfer-encoding': 'chunked' })).toMatchObject({ code: 'unsupported_media_type', details: { contentType: '' } });
+    // A request target in absolute form, which Express routes by its path.
+    expect(passed('POST', 'http://127.0.0.1:3000/api/sessions', textBody)).toMatchObject({ code: 'unsupported_media_type' });
+    expect(passed('POST', 'HTTP://127.0.0.1:3000/API/Attachments', textBody)).toBeUndefined();
   });
 
   it('lets through bodiless requests, the raw-body routes (in any spelling Express routes) and non-/api paths', () => {

@@ -72,7 +72,10 @@ export function requireJsonBody(rawBodyRoutes: readonly string[]): (req: Request
   const raw = new Set(rawBodyRoutes);
   return (req, _res, next) => {
     // Lower-cased and without a trailing slash: Express routes /API/Attachments/ to the upload too.
-    const path = ((req.originalUrl ?? req.url ?? '').split('?')[0] ?? '').toLowerCase().replace(/\/+$/, '');
+    // A request target in absolute form (`POST http://host/api/sessions`, as sent to a proxy) is
+    // routed by its path as well.
+    const target = (req.originalUrl ?? req.url ?? '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+    const path = (target.split('?')[0] ?? '').toLowerCase().replace(/\/+$/, '');
     if (!path.startsWith('/api/') || !hasBody(req) || req.is([...JSON_MEDIA_TYPES]) || raw.has(`${req.method ?? ''} ${path}`)) {
       next();
       return;
