@@ -5,7 +5,6 @@ import type { AttachmentRef } from '@oneclaw/core';
 import { attachmentErrors } from '../attachments/attachment-errors';
 import { allowedMediaType } from '../attachments/attachment-media-type';
 import { AttachmentStore, isAttachmentHash } from '../attachments/attachment-store';
-import { clientGoneSignal } from './client-gone';
 import { readUploadBody } from './read-upload-body';
 import { ResourceNotFoundError } from './resource-not-found';
 
@@ -33,7 +32,6 @@ export class AttachmentsController {
   @ApiHeader({ name: 'X-Attachment-Name', required: false, description: 'The file name, percent-encoded UTF-8 (encodeURIComponent).' })
   async upload(
     @Req() req: IncomingMessage,
-    @Res({ passthrough: true }) res: ServerResponse,
     @Headers('content-type') contentType: string | undefined,
     @Headers(ATTACHMENT_NAME_HEADER) rawName: string | undefined,
   ): Promise<AttachmentRef> {
@@ -48,17 +46,7 @@ export class AttachmentsController {
     if (encoding !== 'identity') refuse(attachmentErrors.encoded(encoding));
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > this.store.maxBytes) refuse(attachmentErrors.tooLarge(this.store.maxBytes));
-    const gone = clientGoneSignal(res);
-    let bytes: Buffer;
-    try {
-      bytes = await readUploadBody(req, this.store.maxBytes);
-    } catch (error) {
-      // The client went away mid-upload (a cancelled upload, a closed tab): nothing failed here and
-      // nobody is left to read an answer, so it leaves as a 4xx, which is not logged as a server
-      // fault (like a JSON body cut short: request-body-encoding.ts).
-      if (gone.aborted || req.readableAborted) throw attachmentErrors.cutOff();
-      throw error;
-    }
+    const bytes = await readUploadBody(req, this.store.maxBytes);
     return this.store.put(bytes, mediaType!, decodeName(rawName));
   }
 

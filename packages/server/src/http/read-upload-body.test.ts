@@ -36,6 +36,14 @@ describe('readUploadBody: an upload body is read whole, refused when too large, 
     await expect(reading).rejects.toMatchObject({ code: 'invalid_body' });
   });
 
+  it("a connection that fails mid-body (Node's 'aborted') is invalid_body, not the raw error", async () => {
+    const stream = body();
+    const reading = read(stream);
+    stream.write(Buffer.from('ab'));
+    stream.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    await expect(reading).rejects.toMatchObject({ code: 'invalid_body' });
+  });
+
   it('a request already destroyed before the body is read (it emits nothing more) is invalid_body at once', async () => {
     const stream = body();
     stream.destroy();

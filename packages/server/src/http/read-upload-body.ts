@@ -29,7 +29,10 @@ export function readUploadBody(req: IncomingMessage, limit: number): Promise<Buf
     req.on('end', () => {
       if (!over) resolve(Buffer.concat(chunks));
     });
-    req.on('error', reject);
+    // A request that fails before its end lost its connection (Node's 'aborted', ECONNRESET): the
+    // client went away (a cancelled upload, a closed tab), so it leaves as a 4xx, which is not
+    // logged as a server fault (like a JSON body cut short: request-body-encoding.ts).
+    req.on('error', (error) => reject(req.complete ? error : attachmentErrors.cutOff()));
     // After 'end' this changes nothing (the promise is settled).
     req.on('close', () => reject(attachmentErrors.cutOff()));
   });
