@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus, type ICommand } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { SESSION_EVENTS_PAGE, type SessionsAnswer } from '@oneclaw/api-contract';
 import { createHash, randomUUID } from 'node:crypto';
@@ -23,6 +23,7 @@ import { ListSessionsQuery } from '../sessions/queries/list-sessions.query';
 import { DEFAULT_AGENT_ID } from '../agents/agent-directory';
 import { formatAuditTrail } from '../audit/format-audit-trail';
 import type { Logger } from '../logging/logger';
+import type { TurnObserver } from '../turns/turn-observer';
 import { LOGGER } from '../tokens';
 import {
   emptyBody,
@@ -150,14 +151,7 @@ export class SessionsController {
     @Query('include') include: unknown,
     @Res() res: ServerResponse,
   ): Promise<void> {
-    const requestId = key ? derivedId('turn', key) : undefined;
-    return respondWithTurn({
-      res,
-      accept,
-      logger: this.logger,
-      run: (observer, signal) => this.commands.execute(new SendMessageCommand(id, body.text ?? '', requestId, observer, signal, body.attachments)),
-      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
-    });
+    return this.runTurn(id, key, accept, include, res, (requestId, observer, signal) => new SendMessageCommand(id, body.text ?? '', requestId, observer, signal, body.attachments));
   }
 
   @Post(':id/retry')
@@ -177,14 +171,7 @@ export class SessionsController {
     @Query('include') include: unknown,
     @Res() res: ServerResponse,
   ): Promise<void> {
-    const requestId = key ? derivedId('turn', key) : undefined;
-    return respondWithTurn({
-      res,
-      accept,
-      logger: this.logger,
-      run: (observer, signal) => this.commands.execute(new RetryTurnCommand(id, body.messageId, requestId, observer, signal)),
-      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
-    });
+    return this.runTurn(id, key, accept, include, res, (requestId, observer, signal) => new RetryTurnCommand(id, body.messageId, requestId, observer, signal));
   }
 
   @Post(':id/messages/:messageId/edit')
@@ -205,14 +192,7 @@ export class SessionsController {
     @Query('include') include: unknown,
     @Res() res: ServerResponse,
   ): Promise<void> {
-    const requestId = key ? derivedId('turn', key) : undefined;
-    return respondWithTurn({
-      res,
-      accept,
-      logger: this.logger,
-      run: (observer, signal) => this.commands.execute(new EditMessageCommand(id, messageId, body.text, requestId, observer, signal)),
-      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
-    });
+    return this.runTurn(id, key, accept, include, res, (requestId, observer, signal) => new EditMessageCommand(id, messageId, body.text, requestId, observer, signal));
   }
 
   @Post(':id/clear')
@@ -263,6 +243,28 @@ export class SessionsController {
   @ApiHeader(ifMatchHeader)
   unloadGroup(@Param('id') id: string, @Param('groupName') groupName: string, @IdempotencyKey() key?: string, @Headers('if-match') ifMatch?: string) {
     return this.commands.execute(new UnloadToolGroupCommand(id, groupName, key, revisionFromIfMatch(ifMatch)));
+  }
+
+  /**
+   * Runs a command that runs a turn (send, retry, edit) and answers as SendMessage does: SSE
+   * when asked, JSON otherwise, with the whole session view only when `include=session`.
+   */
+  private runTurn(
+    id: string,
+    key: string | undefined,
+    accept: string | undefined,
+    include: unknown,
+    res: ServerResponse,
+    command: (requestId: string | undefined, observer: TurnObserver | undefined, signal: AbortSignal) => ICommand,
+  ): Promise<void> {
+    const requestId = key ? derivedId('turn', key) : undefined;
+    return respondWithTurn({
+      res,
+      accept,
+      logger: this.logger,
+      run: (observer, signal) => this.commands.execute(command(requestId, observer, signal)),
+      ...(wantsSessionView(include) ? { session: () => this.queries.execute(new GetSessionQuery(id)) } : {}),
+    });
   }
 }
 
