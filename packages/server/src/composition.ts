@@ -111,6 +111,7 @@ export function composeRuntime(options: RuntimeOptions): Runtime {
     attachments,
     ...(options.toolRunner ? { runner: options.toolRunner } : {}),
     onLog: log('tools'),
+    redact: (text) => redactor.redactText(text),
   });
 
   const agents = configServices.agents;

@@ -10,6 +10,12 @@ export interface ToolContext {
   readonly env: Readonly<Record<string, string>>;
   /** The agent's allowed tools; undefined means all (T5). `load_tool_group` lists only these. */
   readonly allowedTools?: ReadonlySet<string>;
+  /**
+   * Scrubs the deployment's secrets from text (the engine's `redact` option; unset: no secrets
+   * known). A tool that cuts text redacts it first: a secret across the cut would leave its start
+   * behind, which no redaction afterwards can recognise.
+   */
+  readonly redact?: (text: string) => string;
 }
 
 export interface Tool {

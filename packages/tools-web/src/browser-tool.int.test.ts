@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { resolveFetchPolicy, type FetchPolicy } from '@oneclaw/js-tools';
 import { ToolExecutionEngine, ToolRegistry, type Tool, type ToolResult } from '@oneclaw/tool-registry';
 import { BrowserService } from './browser-service';
-import { createBrowserTool, pngSize, SCREENSHOT_FOLDER, type BrowserStepLimits } from './browser-tool';
+import { createBrowserTool, pngSize, SCREENSHOT_FOLDER, SCRIPT_RESULT_CHARS, type BrowserStepLimits } from './browser-tool';
 import { serve, startLoopbackSite, type LoopbackSite } from './testing/loopback-site';
 import { CHROMIUM_SKIP_REASON, chromiumAvailable, SYSTEM_CHROMIUM } from './testing/system-chromium';
 
@@ -106,6 +106,28 @@ const text = (result: ToolResult): string => (result.status === 'success' ? resu
     const result = await browse({ url: `${site.origin}/long`, mode: 'extract', wait_seconds: 0, max_length: 100 });
     expect(text(result)).toContain('Paragraph 0 of a long page.\n\nParagraph 1 of a long page.\n\nParagraph 2 of a long page.\n\n[Showing characters 0-85 of ');
     expect(text(result)).not.toContain('Paragraph 3');
+  });
+
+  it('redacts the page and the script value with context.redact before cutting them, so a secret across a cut leaves no start', async () => {
+    const secret = 'sk-deployment-secret-0123456789';
+    const redact = (text: string) => text.replaceAll(secret, '[Redacted]');
+    const leaky = `<html><body><p>${'x'.repeat(500)}${secret}${'x'.repeat(500)}</p></body></html>`;
+    const leakySite = await startLoopbackSite({ '/': serve('text/html', leaky) });
+    try {
+      // No break to cut at: the window ends at character 510, inside the secret (from 500).
+      const page = await open.execute({ url: `${leakySite.origin}/`, mode: 'extract', wait_seconds: 0, max_length: 510 }, { ...context(), redact });
+      expect(text(page)).toContain('[Showing characters 0-');
+      expect(text(page)).not.toContain('sk-');
+      // The script's value is cut at SCRIPT_RESULT_CHARS; the secret straddles that cut too.
+      const script = await open.execute(
+        { url: `${leakySite.origin}/`, mode: 'extract', wait_seconds: 0, max_length: 100, javascript: `'y'.repeat(${SCRIPT_RESULT_CHARS - 10}) + ${JSON.stringify(secret)}` },
+        { ...context(), redact },
+      );
+      expect(text(script)).toContain('JavaScript result: ');
+      expect(text(script)).not.toContain('sk-');
+    } finally {
+      await leakySite.close();
+    }
   });
 
   it('javascript: runs after load and before the capture; its JSON result is included (expressions, promises, functions)', async () => {

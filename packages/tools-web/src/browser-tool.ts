@@ -61,7 +61,7 @@ export const BROWSER_LIMITS = { width: [200, 2560], height: [200, 4096], waitSec
 const MOBILE_MAX_WIDTH = 800;
 export const SCREENSHOT_FOLDER = 'screenshots';
 const MAX_SCREENSHOT_BYTES = 50 * 1024 * 1024;
-const SCRIPT_RESULT_CHARS = 10_000;
+export const SCRIPT_RESULT_CHARS = 10_000;
 
 /**
  * `browser`: opens a page in the system Chromium, lets its JavaScript run, and returns a screenshot
@@ -111,7 +111,7 @@ export function createBrowserTool(options: BrowserToolOptions): Tool {
       try {
         return await options.browser.withPage(
           { width: view.width, height: view.height, mobile: view.mobile, userAgent: view.userAgent, proxyUrl: proxy.url, signal: context.signal },
-          (page) => visit(page, { url, params, view, proxy, files, limits, signal: context.signal }),
+          (page) => visit(page, { url, params, view, proxy, files, limits, signal: context.signal, redact: context.redact ?? ((text) => text) }),
         );
       } finally {
         await proxy.close();
@@ -153,9 +153,11 @@ interface Visit {
   readonly files: ConfinedFs;
   readonly limits: BrowserStepLimits;
   readonly signal: AbortSignal;
+  /** Runs before every cut (ToolContext.redact): the page's window and the script's value. */
+  readonly redact: (text: string) => string;
 }
 
-async function visit(page: Page, { url, params, view, proxy, files, limits, signal }: Visit): Promise<string> {
+async function visit(page: Page, { url, params, view, proxy, files, limits, signal, redact }: Visit): Promise<string> {
   const budget = new Budget(limits.callMs);
   const notes = [...view.notes];
   await navigate(page, url, proxy, budget.cap(limits.navigationMs));
@@ -164,7 +166,7 @@ async function visit(page: Page, { url, params, view, proxy, files, limits, sign
   const waitMs = Math.min(view.waitMs, Math.max(0, budget.remaining() - limits.captureReserveMs));
   if (waitMs < view.waitMs) notes.push(`Waited ${(waitMs / 1000).toFixed(1)} s instead of ${view.waitMs / 1000} s: the page took long to load.`);
   if (waitMs > 0) await sleep(waitMs, undefined, { signal });
-  const script = params.javascript !== undefined && params.javascript.trim() !== '' ? await runScript(page, params.javascript, budget.cap(limits.scriptMs)) : undefined;
+  const script = params.javascript !== undefined && params.javascript.trim() !== '' ? await runScript(page, params.javascript, budget.cap(limits.scriptMs), redact) : undefined;
 
   const lines: string[] = [];
   let body: string | undefined;
@@ -175,7 +177,7 @@ async function visit(page: Page, { url, params, view, proxy, files, limits, sign
     body =
       markdown.trim() === ''
         ? '(The page shows no text. Try mode "screenshot" to see it.)'
-        : cutAtParagraph(markdown, { start: params.start_index ?? 0, maxLength: params.max_length ?? BROWSER_DEFAULTS.maxLength, tool: 'browser' });
+        : cutAtParagraph(redact(markdown), { start: params.start_index ?? 0, maxLength: params.max_length ?? BROWSER_DEFAULTS.maxLength, tool: 'browser' });
   }
   lines.push(`URL: ${page.url()}`);
   const title = await page.title().catch(() => '');
@@ -216,7 +218,7 @@ function refusedOrFailed(proxy: PolicyProxy): OneClawError | undefined {
     : new OneClawError('navigation_failed', `${incident.reason} Check the URL and that the site is up.`);
 }
 
-async function runScript(page: Page, script: string, timeoutMs: number): Promise<string> {
+async function runScript(page: Page, script: string, timeoutMs: number, redact: (text: string) => string): Promise<string> {
   const evaluation = (async () => {
     // A string is evaluated as a script (its last expression is the value; a promise is awaited).
     // If that value is a function, such as "() => document.title", it is called.
@@ -236,7 +238,7 @@ async function runScript(page: Page, script: string, timeoutMs: number): Promise
     );
   });
   try {
-    return serialise(await Promise.race([evaluation, deadline]));
+    return serialise(await Promise.race([evaluation, deadline]), redact);
   } catch (error) {
     if (error instanceof OneClawError) throw error;
     const message = firstLine(error).replace(/^(page|jsHandle)\.evaluate(Handle)?: /, '');
@@ -246,9 +248,9 @@ async function runScript(page: Page, script: string, timeoutMs: number): Promise
   }
 }
 
-function serialise(value: unknown): string {
+function serialise(value: unknown, redact: (text: string) => string): string {
   const json = value === undefined ? 'undefined' : JSON.stringify(value);
-  const text = json ?? String(value);
+  const text = redact(json ?? String(value));
   return text.length <= SCRIPT_RESULT_CHARS ? text : `${text.slice(0, SCRIPT_RESULT_CHARS)} [cut: ${text.length} characters in all]`;
 }
 

@@ -17,6 +17,8 @@ const ARTICLE = `<!doctype html><html><head><title>Tide &amp; Time</title>
 <table><tr><th>Day</th><th>Height</th></tr><tr><td>Mon</td><td>2.1 m</td></tr></table></main>
 <footer>FOOTER-TEXT</footer></body></html>`;
 
+const LEAKED = 'sk-deployment-secret-0123456789';
+
 const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} ${'lorem ipsum '.repeat(8)}`.trim()).join('\n\n');
 
 describe('webfetch (real HTTP on loopback)', () => {
@@ -57,6 +59,8 @@ describe('webfetch (real HTTP on loopback)', () => {
       '/hang': () => undefined,
       '/to-localhost': (_req, res) => res.writeHead(302, { location: `http://localhost:${site.port}/secret` }).end(),
       '/secret': serve('text/plain', 'SECRET'),
+      '/leaky': serve('text/plain', `${'x'.repeat(500)}${LEAKED}${'x'.repeat(500)}`),
+      '/leaky-missing': serve('text/plain', `${'x'.repeat(980)}${LEAKED}`, 500),
     });
     http = new SafeFetch({ allowPrivateNetwork: true });
     fetchTool = createWebfetchTool(http);
@@ -115,6 +119,19 @@ describe('webfetch (real HTTP on loopback)', () => {
     const rest = await webfetch({ url: `${site.origin}/long`, start_index: next, max_length: 1_000_000 });
     const restBody = (rest.status === 'success' ? rest.result : '').split('\n\n').slice(1).join('\n\n');
     expect(restBody).toBe(`${paragraphs.slice(next)}\n\n[Showing characters ${next}-${paragraphs.length} of ${paragraphs.length}.]`);
+  });
+
+  it('redacts the page and an error body with context.redact before cutting them, so a secret across the cut leaves no start', async () => {
+    const redact = (text: string) => text.replaceAll(LEAKED, '[Redacted]');
+    const run = (params: Record<string, unknown>) => fetchTool.execute(params, { ...context(), redact });
+    // With no break to cut at, the window ends at character 510, inside the secret (from 500).
+    const page = await run({ url: `${site.origin}/leaky`, max_length: 510 });
+    const shown = page.status === 'success' ? page.result : '';
+    expect(shown).toContain('[Showing characters 0-');
+    expect(shown).not.toContain('sk-');
+    const failed = await run({ url: `${site.origin}/leaky-missing` });
+    expect(failed).toMatchObject({ status: 'error', errorType: 'http_error' });
+    expect(failed.status === 'error' ? failed.message : '').not.toContain('sk-');
   });
 
   it('http_error: gives the status and the first 1000 characters of the body', async () => {

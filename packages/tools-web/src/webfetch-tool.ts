@@ -48,7 +48,8 @@ export function createWebfetchTool(http: SafeFetch): Tool {
     async (params, context) => {
       const url = parseWebUrl(params.url);
       const response = await fetchPage(http, url, context.signal);
-      return describePage(response, { start: params.start_index ?? 0, maxLength: params.max_length ?? WEBFETCH_DEFAULT_MAX_LENGTH, tool: 'webfetch' });
+      const window = { start: params.start_index ?? 0, maxLength: params.max_length ?? WEBFETCH_DEFAULT_MAX_LENGTH, tool: 'webfetch' };
+      return describePage(response, window, context.redact ?? ((text) => text));
     },
   );
 }
@@ -102,12 +103,13 @@ function fromFetchError(error: unknown, tooLarge: string): unknown {
   }
 }
 
-function describePage({ response, body }: FetchedPage, window: TextWindow): string {
+/** `redact` runs before every cut (ToolContext.redact): the body's excerpt, the page's window. */
+function describePage({ response, body }: FetchedPage, window: TextWindow, redact: (text: string) => string): string {
   const { mediaType, charset } = parseContentType(response.headers['content-type']);
   const kind = bodyKind(mediaType, body);
   if (response.status < 200 || response.status >= 300) {
     const text = kind === undefined ? '' : readable(body, charset, kind, response.url).markdown;
-    const excerpt = text.trim() === '' ? '(empty body)' : text.slice(0, ERROR_BODY_CHARS);
+    const excerpt = text.trim() === '' ? '(empty body)' : redact(text).slice(0, ERROR_BODY_CHARS);
     throw new OneClawError(
       'http_error',
       `${response.url} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}. ` + `Start of the body:\n${excerpt}`,
@@ -124,7 +126,7 @@ function describePage({ response, body }: FetchedPage, window: TextWindow): stri
     );
   }
   const header = [`URL: ${response.url}`, ...(page.title ? [`Title: ${page.title}`] : [])].join('\n');
-  return `${header}\n\n${cutAtParagraph(page.markdown, window)}`;
+  return `${header}\n\n${cutAtParagraph(redact(page.markdown), window)}`;
 }
 
 function readable(body: Buffer, charset: string | undefined, kind: 'html' | 'text', url: string): { title?: string; markdown: string } {

@@ -46,6 +46,8 @@ export interface ToolRuntimeOptions {
   readonly config: ConfigServices;
   /** Attached files: the pdf tools read an attached PDF by the path `attachment:<hash>`. */
   readonly attachments?: AttachmentReader;
+  /** The server's secret redactor: tool results are scrubbed before the engine cuts them. */
+  readonly redact?: (text: string) => string;
 }
 
 /**
@@ -147,7 +149,7 @@ export class ToolRuntime {
     if (runner instanceof WorkerJsRunner) void runner.warmUp();
     return new ToolRuntime(
       registry,
-      new ToolExecutionEngine(registry),
+      new ToolExecutionEngine(registry, options.redact ? { redact: options.redact } : {}),
       new ToolPayloads(registry),
       new ToolGroupPrompt(registry),
       catalogue,

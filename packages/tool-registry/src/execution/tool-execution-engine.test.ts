@@ -355,6 +355,23 @@ describe('execution engine: running tools (T3)', () => {
     expect(exact?.result).toEqual(toolSuccess('b'.repeat(30_000)));
   });
 
+  it('redacts a result and an error message before cutting them, so a secret across the cut leaves no start behind', async () => {
+    const secret = 'sk-live-ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    const { engine, registry } = setup({ redact: (text) => text.replaceAll(secret, '[Redacted]') });
+    // The cut keeps about 29,940 characters: the secret starts inside what is kept and ends after it.
+    const straddling = `${'a'.repeat(29_930)}${secret}${'a'.repeat(1000)}`;
+    registry.register(fakeTool('leaky', { execute: async () => toolSuccess(straddling) }), builtIn);
+    registry.register(fakeTool('leaky_error', { execute: async () => toolError('execution_error', straddling) }), builtIn);
+    const [ok, failed] = await engine.executeAll([call('leaky'), call('leaky_error')], everything(registry));
+    const text = ok?.result.status === 'success' ? ok.result.result : '';
+    const message = failed?.result.status === 'error' ? failed.result.message : '';
+    for (const cut of [text, message]) {
+      expect(cut).toMatch(/\[truncated: showing the first \d+ of \d+ characters\]$/);
+      expect(cut).not.toContain('sk-live');
+      expect(cut).toContain('[Redacted]');
+    }
+  });
+
   it('records each call duration from the clock', async () => {
     let t = 1000;
     const { registry } = setup();

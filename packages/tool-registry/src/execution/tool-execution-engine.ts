@@ -45,6 +45,12 @@ export interface ToolExecutionEngineOptions {
   readonly maxConcurrency?: number;
   /** Longer results and error messages are cut with a visible marker; default 30 000. */
   readonly maxResultChars?: number;
+  /**
+   * Scrubs secrets from every result and error message before it is cut: a secret across the
+   * cut would leave its start behind, which no redaction afterwards can recognise. Tools get it
+   * as `context.redact`, for the cuts they make themselves.
+   */
+  readonly redact?: (text: string) => string;
   /** Milliseconds clock for durations (tests pass a fake). */
   readonly now?: () => number;
 }
@@ -70,6 +76,7 @@ export class ToolExecutionEngine {
   private readonly permissions: PermissionChecker;
   private readonly maxConcurrency: number;
   private readonly maxResultChars: number;
+  private readonly redact: (text: string) => string;
   private readonly now: () => number;
 
   constructor(
@@ -80,6 +87,7 @@ export class ToolExecutionEngine {
     this.maxConcurrency = Math.max(1, Math.floor(options.maxConcurrency ?? 4));
     // Below this the truncation marker alone would not fit.
     this.maxResultChars = Math.max(200, Math.floor(options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS));
+    this.redact = options.redact ?? ((text) => text);
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -188,6 +196,7 @@ export class ToolExecutionEngine {
       callId,
       env: scope.env,
       ...(scope.allowedTools ? { allowedTools: scope.allowedTools } : {}),
+      redact: this.redact,
     };
     // The async wrapper turns a synchronous throw into a rejection; both handlers are attached
     // now, so a tool failing after its timeout is never an unhandled rejection.
@@ -234,10 +243,10 @@ export class ToolExecutionEngine {
 
   private capped(result: ToolResult): ToolResult {
     if (result.status === 'success') {
-      const text = truncateText(result.result, this.maxResultChars);
+      const text = truncateText(this.redact(result.result), this.maxResultChars);
       return text === result.result ? result : { ...result, result: text };
     }
-    const message = truncateText(result.message, this.maxResultChars);
+    const message = truncateText(this.redact(result.message), this.maxResultChars);
     return message === result.message ? result : { ...result, message };
   }
 }

@@ -112,4 +112,30 @@ describe('core tools in a booted server with a fake Anthropic model (issue 6)', 
     expect(exec?.message).toContain('ONECLAW_EXEC_ENABLED=true');
     expect(jsEval).toMatchObject({ toolName: 'js_eval', status: 'success', result: '42' });
   });
+
+  it('a secret across the cut exec makes in its output leaves no start of it in the events or the model request', async () => {
+    await server.close();
+    serverClosed = true;
+    const secret = 'sk-env-secret-across-the-cut-0123456789';
+    // exec keeps about 28,930 characters of output (MAX_ANSWER_CHARS less its frame and marker): the cut falls inside the secret.
+    mkdirSync(path.join(dataDir, 'files'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'files', 'leak.txt'), `${'a'.repeat(28_900)}${secret}${'a'.repeat(2000)}`);
+    const execServer = await startTestServer({
+      dataDir,
+      env: { ONECLAW_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: MODEL_KEY, ANTHROPIC_BASE_URL: model.url, ONECLAW_EXEC_ENABLED: 'true', ONECLAW_ENV_LEAK_KEY: secret },
+    });
+    try {
+      model.enqueue(fakeReply.toolCall('exec', { command: 'cat leak.txt' }), fakeReply.text('Done.'));
+      expect((await execServer.api('POST', '/api/sessions/first/messages', { text: 'show the file' })).status).toBe(200);
+      const [exec] = await toolResults(execServer, 'first');
+      expect(exec).toMatchObject({ toolName: 'exec', status: 'success' });
+      expect(exec?.result).toMatch(/\[truncated: showing the first \d+ of \d+ characters\]$/);
+      expect(exec?.result).toContain('[Redacted]');
+      const events = (await execServer.api('GET', '/api/sessions/first/events')).text;
+      expect(events).not.toContain('sk-env');
+      expect(JSON.stringify(model.requests[1]?.body)).not.toContain('sk-env');
+    } finally {
+      await execServer.close();
+    }
+  });
 });

@@ -79,7 +79,9 @@ export function createExecTool(options: ExecToolOptions): Tool {
           `The shell could not be started (${(error as NodeJS.ErrnoException).code ?? 'error'}). Ask the operator to check that 'sh' is installed.`,
         );
       }
-      return formatExecOutput(outcome, timeoutSeconds, maxLength);
+      // Redacted before formatExecOutput cuts it (ToolContext.redact).
+      const redact = context.redact ?? ((text: string) => text);
+      return formatExecOutput({ ...outcome, stdout: redact(outcome.stdout), stderr: redact(outcome.stderr) }, timeoutSeconds, maxLength);
     },
   );
 }
