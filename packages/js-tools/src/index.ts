@@ -62,6 +62,7 @@ export {
   type ParsedManifest,
 } from './manifest/parse-manifest';
 export { JsToolCatalogue, type CatalogueReport, type FileReport, type JsToolCatalogueOptions, type JsToolFolder } from './manifest/js-tool-catalogue';
+export { TOOL_BASE_NAME_PATTERN } from './manifest/tool-file-pair';
 export { DEFAULT_FOLDER_POLL_MS, DEFAULT_WATCH_DEBOUNCE_MS, UserToolsWatcher, type RescanReport, type UserToolsWatcherOptions } from './manifest/user-tools-watcher';
 export {
   UserToolError,

@@ -14,9 +14,14 @@ export interface ToolFilePair {
   readonly version: string;
 }
 
-/** A base name the catalogue accepts: one file name, no folders, not hidden (temp files start with '.'). */
+/**
+ * A base name the catalogue accepts: one file name, no folders, not hidden (temp files start with
+ * '.'). As a pattern too, so a tool schema can refuse anything else before a name becomes a path.
+ */
+export const TOOL_BASE_NAME_PATTERN = /^[^./\\\x00][^/\\\x00]*$/;
+
 export function isToolBaseName(baseName: string): boolean {
-  return baseName.length > 0 && !baseName.startsWith('.') && !/[\\/\0]/.test(baseName);
+  return TOOL_BASE_NAME_PATTERN.test(baseName);
 }
 
 /** Reads both files of a pair; never throws. */

@@ -205,6 +205,20 @@ describe('UserToolManager.update', () => {
   it('not_found: no such tool', () => {
     expectRefused(() => manager.update('nothing_here', { description: 'x' }), 'not_found', 'create it');
   });
+
+  it('invalid_name: a name with a folder in it never reaches the disk, even when a pair lies there', () => {
+    // A valid single-tool pair outside the user folder, reachable as '../files/x' from it.
+    const outside = join(root, 'files');
+    mkdirSync(outside);
+    mkdirSync(user.path);
+    writePair(outside, 'x', toolEntry('outside_tool'), 'function execute(){ return "old"; }');
+    const before = { json: readFileSync(join(outside, 'x.json'), 'utf8'), js: readFileSync(join(outside, 'x.js'), 'utf8') };
+    for (const name of ['../files/x', `${outside}/x`, '..', '.x', 'a\\b']) {
+      expectRefused(() => manager.update(name, { code: 'function execute(){ return "new"; }' }), 'invalid_name', 'no folders');
+    }
+    expect({ json: readFileSync(join(outside, 'x.json'), 'utf8'), js: readFileSync(join(outside, 'x.js'), 'utf8') }).toEqual(before);
+    expect(readdirSync(outside).sort()).toEqual(['x.js', 'x.json']);
+  });
 });
 
 describe('UserToolManager.delete and list', () => {
@@ -225,6 +239,18 @@ describe('UserToolManager.delete and list', () => {
     manager.delete('my_group');
     expect(registry.has('tool_a') || registry.has('tool_b') || registry.hasGroup('my_group')).toBe(false);
     expect(readdirSync(user.path)).toEqual([]);
+  });
+
+  it('invalid_name: delete never removes a file outside the user folder', () => {
+    const lib = join(root, 'lib');
+    mkdirSync(lib);
+    mkdirSync(user.path);
+    writeFileSync(join(lib, 'helpers.js'), 'module.exports = {};');
+    writeFileSync(join(lib, 'helpers.json'), '{}');
+    for (const name of ['../lib/helpers', `${lib}/helpers`, '..\\lib\\helpers', '.', '']) {
+      expectRefused(() => manager.delete(name), 'invalid_name', 'List the user tools');
+    }
+    expect(readdirSync(lib).sort()).toEqual(['helpers.js', 'helpers.json']);
   });
 
   it('delete refuses built-in and shipped tools', () => {

@@ -15,7 +15,7 @@ import {
 import { ScriptSyntaxError, compileScript } from '../sandbox/compiled-script';
 import type { FileReport, JsToolCatalogue, JsToolFolder } from './js-tool-catalogue';
 import { DEFAULT_FUNCTION_NAME, definitionProblems, parseManifest, withObjectRoot, type ManifestProblem } from './parse-manifest';
-import { readToolFilePair } from './tool-file-pair';
+import { isToolBaseName, readToolFilePair } from './tool-file-pair';
 
 export type UserToolErrorCode =
   'invalid_name' | 'name_taken' | 'invalid_parameters' | 'invalid_definition' | 'invalid_code' | 'missing_function' | 'not_found' | 'not_a_user_tool' | 'write_failed';
@@ -84,7 +84,7 @@ export class UserToolManager {
 
   /** Changes a single-tool file of the user folder; fields left out keep their value. */
   update(name: string, changes: UserToolChanges): UserToolInfo {
-    const file = this.locate(name, 'update');
+    const file = this.locate(checkFileName(name), 'update');
     const pair = readToolFilePair(this.folder.path, file);
     const existing = existingManifest(pair.json);
     const functionName = typeof existing.function === 'string' ? existing.function : DEFAULT_FUNCTION_NAME;
@@ -100,7 +100,7 @@ export class UserToolManager {
 
   /** Deletes a user file (by tool name or file name) and unregisters its tools. */
   delete(name: string): void {
-    const file = this.locate(name, 'delete');
+    const file = this.locate(checkFileName(name), 'delete');
     try {
       // The manifest first: a script without one is ignored, a manifest without one is an error.
       rmSync(join(this.folder.path, `${file}.json`), { force: true });
@@ -272,6 +272,22 @@ function checkName(name: unknown): string {
     throw new UserToolError(
       'invalid_name',
       `${JSON.stringify(name)} is not a valid tool name: use snake_case (a lowercase letter, then lowercase letters, digits or '_'), at most ${MAX_TOOL_NAME_LENGTH} characters, e.g. "word_count".`,
+      { name: typeof name === 'string' ? name : null },
+    );
+  }
+  return name;
+}
+
+/**
+ * A name that update and delete look up: a tool name, or the base name of a user file (a group file,
+ * or a file whose name is no tool name). It becomes a path when the file is not loaded, so anything
+ * that could leave the user folder ('../lib/x', 'a/b', '.hidden') is refused before the disk is touched.
+ */
+function checkFileName(name: unknown): string {
+  if (typeof name !== 'string' || !isToolBaseName(name)) {
+    throw new UserToolError(
+      'invalid_name',
+      `${JSON.stringify(name)} is not the name of a user tool or file: give a tool name such as "word_count", or a user file's name without ".json" (no folders, so no '/' or '\\', and not starting with '.'). List the user tools to see their names.`,
       { name: typeof name === 'string' ? name : null },
     );
   }

@@ -226,6 +226,17 @@ describe('delete_js_tool', () => {
     expect(await call('word_count', { text: 'a' })).toMatchObject({ status: 'error', errorType: 'tool_not_found' });
   });
 
+  it('refuses a name with a folder in it (validation_error) and deletes nothing outside the user folder', async () => {
+    const lib = path.join(dir, 'lib');
+    mkdirSync(lib, { recursive: true });
+    writeFileSync(path.join(lib, 'helpers.js'), 'module.exports = {};');
+    for (const name of ['../lib/helpers', path.join(lib, 'helpers'), '..']) {
+      await expectRefused('delete_js_tool', { name }, 'validation_error', 'name');
+      await expectRefused('update_js_tool', { name, js_code: 'function execute() {}' }, 'validation_error', 'name');
+    }
+    expect(readdirSync(lib)).toEqual(['helpers.js']);
+  });
+
   it('refuses an unknown tool (not_found) and a built-in (not_a_user_tool), deleting nothing', async () => {
     await success('create_js_tool', WORD_COUNT);
     await expectRefused('delete_js_tool', { name: 'no_such_tool' }, 'not_found');

@@ -1,5 +1,5 @@
 import { OneClawError } from '@oneclaw/core';
-import type { UserToolChanges, UserToolInfo, UserToolManager } from '@oneclaw/js-tools';
+import { TOOL_BASE_NAME_PATTERN, type UserToolChanges, type UserToolInfo, type UserToolManager } from '@oneclaw/js-tools';
 import { builtinTool, type Tool } from '@oneclaw/tool-registry';
 
 /** The JS tool timeouts these tools accept (the registry's default is 30 s). */
@@ -8,6 +8,14 @@ export const MAX_TIMEOUT_SECONDS = 300;
 const nameParameter = {
   type: 'string',
   description: 'The tool name: snake_case, starting with a lowercase letter, at most 64 characters, e.g. "word_count".',
+} as const;
+
+// Update and delete look a name up in the user tools folder: a tool name, or a user file's base
+// name (a group file, or a file that failed to load). The pattern refuses anything that could name a
+// path out of the folder ('../lib/x') before the manager is asked; the manager checks again.
+const existingNameParameter = {
+  type: 'string',
+  pattern: TOOL_BASE_NAME_PATTERN.source,
 } as const;
 
 // Models send a schema as JSON text or as an object; both are accepted, as the manager does.
@@ -103,7 +111,7 @@ export function createJsToolManagementTools(manager: UserToolManager): Tool[] {
         parameters: {
           type: 'object',
           properties: {
-            name: { ...nameParameter, description: 'The user tool to change.' },
+            name: { ...existingNameParameter, description: 'The user tool to change, e.g. "word_count" (no folders).' },
             description: { type: 'string', description: 'The new description.' },
             parameters_schema: schemaParameter,
             js_code: codeParameter,
@@ -134,7 +142,11 @@ export function createJsToolManagementTools(manager: UserToolManager): Tool[] {
       {
         name: 'delete_js_tool',
         description: 'Deletes a user JavaScript tool (its .json and .js files); it cannot be called any more.',
-        parameters: { type: 'object', properties: { name: { ...nameParameter, description: 'The user tool (or user file) to delete.' } }, required: ['name'] },
+        parameters: {
+          type: 'object',
+          properties: { name: { ...existingNameParameter, description: 'The user tool, or a user file\'s name without ".json", to delete (no folders).' } },
+          required: ['name'],
+        },
         timeoutMs: 5_000,
       },
       (params) => {
