@@ -17,7 +17,7 @@ export {
   type GuestMultipartPart,
   type HostFetchResponse,
 } from './sandbox/bridge-host';
-export { REDACTED, secretRedactor } from './sandbox/secret-redactor';
+export { REDACTED, secretRedactor, type SecretRedactor } from './sandbox/secret-redactor';
 
 // Bridges
 export { createBridgeHost, type BridgeHostConfig, type BridgeServices, type ClosableBridgeHost } from './bridges/create-bridge-host';

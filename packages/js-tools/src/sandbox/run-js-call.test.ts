@@ -270,6 +270,19 @@ describe('isolation and ambient authority (SBX)', () => {
     expectError(failing, 'execution_error', 'bad token [redacted]');
   });
 
+  it('a console line cut at maxLogLineChars never keeps the start of a secret that spans the cut', async () => {
+    const secret = 'sk-live-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    const env = { SERVICE_KEY: secret, SHORT: 'pw12' };
+    const log = (line: string) => run(`function execute(p) { console.log(${line}); return 1; }`, 'execute', { env });
+    // The reported case: 3980 + 44 characters, cut at the default 4000.
+    const spanning = await log('"x".repeat(3980) + p._env.SERVICE_KEY');
+    expect(spanning.logs).toEqual([{ level: 'log', message: `${'x'.repeat(3980)}… (4024 characters, cut at 4000)` }]);
+    // Whole before the cut: redacted, as in a line that is not cut; a short secret too.
+    const before = await log('"x".repeat(3900) + p._env.SERVICE_KEY + p._env.SHORT + "y".repeat(200)');
+    expect(before.logs[0]?.message).toBe(`${'x'.repeat(3900)}[redacted][redacted]${'y'.repeat(52)}… (4148 characters, cut at 4000)`);
+    expect(JSON.stringify([spanning, before])).not.toContain('sk-live');
+  });
+
   it('SBX-11 there is no timer bridge, so a timer flood cannot start', async () => {
     expect(resultOf(await run('function execute() { return [typeof setTimeout, typeof setInterval, typeof queueMicrotask].join(","); }'))).toBe('undefined,undefined,undefined');
   });

@@ -5,7 +5,7 @@ import type { CappedWasmMemory } from './capped-wasm-memory';
 import { BRIDGE_NAMES, BRIDGE_SOURCES, GUEST_HELPERS, HOST_FUNCTIONS, type BridgeName, type HostFunctionName } from './guest-prelude';
 import type { JsCall, JsCallErrorType, JsCallOutcome, JsLogLine, SandboxLimitKind } from './js-call';
 import type { SandboxModule } from './quickjs-module';
-import { secretRedactor } from './secret-redactor';
+import { secretRedactor, type SecretRedactor } from './secret-redactor';
 import { resolveLimits, type SandboxLimits } from './sandbox-limits';
 
 type Interruption = 'cpu' | 'wall' | 'cancel';
@@ -191,7 +191,7 @@ class CallRun {
     private readonly call: JsCall,
     private readonly host: BridgeHost,
     private readonly limits: SandboxLimits,
-    private readonly redact: (text: string) => string,
+    private readonly redact: SecretRedactor,
     private readonly logs: JsLogLine[],
     private readonly options: RunOptions,
   ) {
@@ -493,11 +493,16 @@ class CallRun {
     const max = this.limits.maxLogLineChars;
     // The length is read through the handle, so a line of megabytes is never copied out to be cut.
     const length = this.stringLength(messageHandle);
-    let kept: string;
-    if (length === undefined) kept = '(a console line that is not a string was dropped)';
-    else if (length > max) kept = `${this.readString(this.sliced(messageHandle, max))}… (${length} characters, cut at ${max})`;
-    else kept = this.readString(messageHandle);
-    this.logs.push({ level: levels.includes(level as JsLogLine['level']) ? (level as JsLogLine['level']) : 'log', message: this.redact(kept) });
+    let message: string;
+    if (length === undefined) message = '(a console line that is not a string was dropped)';
+    else if (length <= max) message = this.redact(this.readString(messageHandle));
+    else {
+      // Redacted before it is cut: a secret that spans the cut would otherwise keep its start.
+      // So the guest's slice reaches past the cut by the longest secret.
+      const start = this.readString(this.sliced(messageHandle, max + this.redact.reach));
+      message = `${this.redact.cut(start, max)}… (${length} characters, cut at ${max})`;
+    }
+    this.logs.push({ level: levels.includes(level as JsLogLine['level']) ? (level as JsLogLine['level']) : 'log', message });
     if (this.logs.length === this.limits.maxLogLines) this.logs.push({ level: 'warn', message: `(further console output dropped after ${this.limits.maxLogLines} lines)` });
   }
 
