@@ -1,8 +1,12 @@
 import type { CompiledScript } from './compiled-script';
 import type { SandboxLimits } from './sandbox-limits';
 
-/** What a runner needs of a script: its name (for stack traces) and the code to evaluate for a function. */
-export type ScriptCode = Pick<CompiledScript, 'fileName' | 'sliceFor'>;
+/**
+ * What a runner needs of a script: its name (for stack traces), the code to evaluate for a
+ * function and, if known, the functions it declares. Only a declared function may have the name
+ * of a built-in global (`function parseInt(p) {...}`); without the set, none may.
+ */
+export type ScriptCode = Pick<CompiledScript, 'fileName' | 'sliceFor'> & Partial<Pick<CompiledScript, 'functionNames'>>;
 
 /** One call of a function in a tool file. */
 export interface JsCall {

@@ -69,6 +69,18 @@ describe('calling tool functions (J1, J3)', () => {
     expectError(await run('var listFiles = 3;', 'listFiles'), 'execution_error', "Function 'listFiles' is not defined");
   });
 
+  it('J5 a missing function named like a built-in global or a bridge is not defined; the built-in never runs', async () => {
+    const source = 'function other() { return 1; }';
+    for (const name of ['eval', 'toString', 'parseInt', 'hasOwnProperty', 'fetch', 'console', 'JSON']) {
+      expectError(await run(source, name, { params: { code: '1' } }), 'execution_error', `Function '${name}' is not defined`);
+    }
+  });
+
+  it('a file may still declare a tool function under a global name, or make one at run time', async () => {
+    expect(resultOf(await run('function parseInt(p) { return "mine " + p.n; }', 'parseInt', { params: { n: 1 } }))).toBe('mine 1');
+    expect(resultOf(await run('var made = (function () { return function () { return "made"; }; })();', 'made'))).toBe('made');
+  });
+
   it('functions bound with const or let at the top level are found too', async () => {
     expect(resultOf(await run('const execute = (p) => "const " + p.n;', 'execute', { params: { n: 1 } }))).toBe('const 1');
     expect(resultOf(await run('let helper = 2; let listFiles = async function () { return helper; };', 'listFiles'))).toBe('2');

@@ -222,9 +222,11 @@ class CallRun {
     if (!prepared) installBridgeGetters(ctx, (name) => this.installBridge(name));
 
     const { script, functionName } = this.call;
+    // Asked before the script runs, while the global object holds only what the sandbox put there.
+    const builtIn = script.functionNames?.has(functionName) !== true && this.isGlobalName(functionName);
     const code = script.sliceFor(functionName);
     this.manage(this.guest(() => this.heap.withHeadroom(copyInBytes(code), () => ctx.evalCode(code, script.fileName))));
-    const fn = this.manage(this.lookupFunction(functionName));
+    const fn = builtIn ? ctx.undefined : this.manage(this.lookupFunction(functionName));
     if (ctx.typeof(fn) !== 'function') {
       throw new CallFailure('execution_error', `Function '${functionName}' is not defined`);
     }
@@ -237,6 +239,27 @@ class CallRun {
     const returned = this.manage(this.guest(() => ctx.callFunction(fn, ctx.undefined, params)));
     const settled = await this.settle(returned);
     return this.resultText(settled, json);
+  }
+
+  /**
+   * Whether the fresh global object (its prototype chain included) already has this name: a
+   * built-in (`eval`, `parseInt`, `toString`) or a bridge. A tool function the script does not
+   * declare may still be made at run time (`var f = make()`), but not under such a name: the tool
+   * would run the built-in (`eval` echoing its params) instead of failing as not defined (J5).
+   * `in` does not run the bridges' lazy getters.
+   */
+  private isGlobalName(name: string): boolean {
+    const ctx = this.ctx;
+    const result = ctx.evalCode(`${JSON.stringify(name)} in globalThis`, 'oneclaw:lookup');
+    if (result.error) {
+      result.error.dispose();
+      return false;
+    }
+    try {
+      return ctx.dump(result.value) === true;
+    } finally {
+      result.value.dispose();
+    }
   }
 
   /**

@@ -70,9 +70,10 @@ port.on('message', (message: ToWorker) => {
     case 'run': {
       const controller = new AbortController();
       calls.set(message.id, controller);
-      const { fileName, code, ...call } = message.call;
+      const { fileName, code, declared, ...call } = message.call;
       const options: RunOptions = { isCancelled: () => Atomics.load(cancelFlag, 0) === message.id };
-      const jsCall: JsCall = { ...call, script: { fileName, sliceFor: () => code }, signal: controller.signal };
+      const functionNames = new Set(declared ? [call.functionName] : []);
+      const jsCall: JsCall = { ...call, script: { fileName, sliceFor: () => code, functionNames }, signal: controller.signal };
       void loadQuickJs().then(async (module) => {
         if (prepareRuntimes) return runPrepared(module, message.id, jsCall, options);
         const outcome = await runJsCall(module, jsCall, host, options);

@@ -56,6 +56,13 @@ describe('WorkerJsRunner: calls in worker threads', () => {
     expect(resultOf(outcome)).toBe('saved|hello worker|Z');
   });
 
+  it("J5 a worker knows which functions the file declares: a built-in's name is not defined unless the file declares it", async () => {
+    const r = runner();
+    const outcome = await r.run(call('function other() { return 1; }', { functionName: 'eval', params: { x: 1 } }));
+    expect(outcome).toMatchObject({ status: 'error', errorType: 'execution_error', message: "Function 'eval' is not defined" });
+    expect(resultOf(await r.run(call('function parseInt(p) { return "mine"; }', { functionName: 'parseInt' })))).toBe('mine');
+  });
+
   it('SBX-17 the fs bridge refuses paths outside the files root with the confined-fs rules', async () => {
     const outcome = await runner().run(call('function execute() { try { fs.readFile("../../etc/passwd"); } catch (e) { return e.code + ": " + e.message; } }'));
     expect(resultOf(outcome)).toMatch(/^forbidden: .*outside/);

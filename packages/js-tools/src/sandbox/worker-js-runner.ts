@@ -316,6 +316,7 @@ export class WorkerJsRunner implements JsRunner {
     const workerCall: WorkerCall = {
       fileName: call.script.fileName,
       code: call.script.sliceFor(call.functionName),
+      declared: call.script.functionNames?.has(call.functionName) === true,
       functionName: call.functionName,
       params: call.params,
       env: call.env,

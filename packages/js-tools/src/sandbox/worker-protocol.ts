@@ -4,6 +4,8 @@ import type { JsCall, JsCallOutcome } from './js-call';
 export interface WorkerCall extends Omit<JsCall, 'script' | 'signal' | 'sessionId'> {
   readonly fileName: string;
   readonly code: string;
+  /** The file declares `functionName` (ScriptCode.functionNames): the worker gets only its slice. */
+  readonly declared: boolean;
 }
 
 export type ToWorker =
