@@ -295,6 +295,25 @@ describe('isolation and ambient authority (SBX)', () => {
     expect(JSON.stringify([spanning, before])).not.toContain('sk-live');
   });
 
+  it('a secret with a line break or a quote is redacted in an object result and a console line of an object (their JSON escapes it)', async () => {
+    const env = { PEM: '-----BEGIN KEY-----\nMIIBOgIBAAJBAK\n-----END KEY-----', QUOTED: 'pa"ss\\word' };
+    const outcome = await run('function execute(p) { console.log({ k: p._env.PEM }); return { key: p._env.PEM, q: p._env.QUOTED }; }', 'execute', { env });
+    expect(resultOf(outcome)).toBe('{"key":"[redacted]","q":"[redacted]"}');
+    expect(outcome.logs).toEqual([{ level: 'log', message: '{"k":"[redacted]"}' }]);
+  });
+
+  it('what a tool throws is copied out with the size check of a result: cut inside the guest at outputChars, redacted before the cut', async () => {
+    const env = { KEY: 'sk-live-ABCDEFGHIJKLMNOPQRSTUVWXYZ' };
+    const limits = { outputChars: 1000 };
+    const thrown = (value: string) => run(`function execute(p) { throw ${value}; }`, 'execute', { env, limits });
+    expectError(await thrown('"s".repeat(990) + p._env.KEY'), 'execution_error', /^s{990}… \(1024 characters, cut at 1000\)$/);
+    expectError(await thrown('new RangeError("m".repeat(5000))'), 'execution_error', /^RangeError: m{1000}… \(5000 characters, cut at 1000\)$/);
+    expectError(await thrown('{ detail: "d".repeat(5000) }'), 'execution_error', /^\{"detail":"d{989}… \(5013 characters, cut at 1000\)$/);
+    // Beyond the memory limit even as JSON: the call ran out of memory, and nothing was copied out.
+    const big = await run('function execute() { var a = []; for (var i = 0; i < 60; i++) a.push("z".repeat(1e5) + i); throw a; }');
+    expectError(big, 'sandbox_limit', /out of memory/, 'memory');
+  });
+
   it('SBX-11 there is no timer bridge, so a timer flood cannot start', async () => {
     expect(resultOf(await run('function execute() { return [typeof setTimeout, typeof setInterval, typeof queueMicrotask].join(","); }'))).toBe('undefined,undefined,undefined');
   });

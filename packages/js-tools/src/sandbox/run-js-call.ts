@@ -345,13 +345,61 @@ class CallRun {
     let dumped: unknown;
     let unreadable = false;
     try {
-      dumped = this.ctx.dump(errorHandle);
+      // After an interruption the reason is ours, not what was thrown (see classify).
+      dumped = this.interruption ? undefined : this.thrownValue(errorHandle);
     } catch {
       unreadable = true;
     } finally {
       errorHandle.dispose();
     }
     return this.classify(dumped, unreadable);
+  }
+
+  /**
+   * What the guest threw, as `dump` gives it, but copied out with the size check a result gets:
+   * a string, an error's name and message, or the JSON of any other object, read through the
+   * handle and cut inside the guest when longer than outputChars (redacted before the cut, as a
+   * console line). `dump` alone copied a thrown string of any size out whole, and an error whose
+   * message did not fit the module heap came out empty.
+   */
+  private thrownValue(handle: QuickJSHandle): unknown {
+    const ctx = this.ctx;
+    const type = ctx.typeof(handle);
+    if (type === 'string') return this.boundedText(handle);
+    if (type !== 'object' || ctx.sameValue(handle, ctx.null)) return ctx.dump(handle);
+    const message = this.manage(ctx.getProp(handle, 'message'));
+    if (ctx.typeof(message) === 'string') {
+      const name = this.manage(ctx.getProp(handle, 'name'));
+      return { name: ctx.typeof(name) === 'string' ? this.boundedText(name) : 'Error', message: this.boundedText(message) };
+    }
+    const json = this.manage(ctx.getProp(ctx.global, 'JSON'));
+    const stringify = this.manage(ctx.getProp(json, 'stringify'));
+    const text = ctx.callFunction(stringify, json, handle);
+    if (text.error) {
+      // Out of memory: the value's JSON does not fit the call's memory, which classify reports.
+      // Anything else (a cycle) is dumped as before.
+      const failure = errorParts(ctx.dump(text.error));
+      text.error.dispose();
+      return /out of memory/i.test(failure.message) ? failure : ctx.dump(handle);
+    }
+    const kept = this.manage(text.value);
+    return ctx.typeof(kept) === 'string' ? this.boundedText(kept) : ctx.dump(handle);
+  }
+
+  /** A guest string copied out, cut inside the guest above outputChars like a console line. */
+  private boundedText(handle: QuickJSHandle): string {
+    const length = this.stringLength(handle) ?? 0;
+    return length <= this.limits.outputChars ? this.readString(handle) : this.cutText(handle, length, this.limits.outputChars);
+  }
+
+  /**
+   * The first `max` characters of a longer guest string, redacted, and how long it was. Redacted
+   * before it is cut: a secret that spans the cut would otherwise keep its start. So the guest's
+   * slice reaches past the cut by the longest secret.
+   */
+  private cutText(handle: QuickJSHandle, length: number, max: number): string {
+    const start = this.readString(this.sliced(handle, max + this.redact.reach));
+    return `${this.redact.cut(start, max)}… (${length} characters, cut at ${max})`;
   }
 
   private classify(dumped: unknown, unreadable = false): CallFailure {
@@ -519,12 +567,7 @@ class CallRun {
     let message: string;
     if (length === undefined) message = '(a console line that is not a string was dropped)';
     else if (length <= max) message = this.redact(this.readString(messageHandle));
-    else {
-      // Redacted before it is cut: a secret that spans the cut would otherwise keep its start.
-      // So the guest's slice reaches past the cut by the longest secret.
-      const start = this.readString(this.sliced(messageHandle, max + this.redact.reach));
-      message = `${this.redact.cut(start, max)}… (${length} characters, cut at ${max})`;
-    }
+    else message = this.cutText(messageHandle, length, max);
     this.logs.push({ level: levels.includes(level as JsLogLine['level']) ? (level as JsLogLine['level']) : 'log', message });
     if (this.logs.length === this.limits.maxLogLines) this.logs.push({ level: 'warn', message: `(further console output dropped after ${this.limits.maxLogLines} lines)` });
   }

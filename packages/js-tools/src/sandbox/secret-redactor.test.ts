@@ -18,6 +18,14 @@ describe('secretRedactor', () => {
     expect(redact.cut(`abcd${line}`, 5)).toBe('[redacted]x');
   });
 
+  it('matches a secret as JSON escapes it too (a PEM key in an object result); values under four characters are left alone', () => {
+    const pem = '-----BEGIN KEY-----\nMIIBOgIBAAJBAK\n-----END KEY-----';
+    const quoted = secretRedactor([pem, 'pa"ss\\word', 'abc']);
+    expect(quoted(JSON.stringify({ key: pem, q: 'pa"ss\\word', short: 'abc' }))).toBe('{"key":"[redacted]","q":"[redacted]","short":"abc"}');
+    expect(quoted(`raw ${pem}`)).toBe('raw [redacted]');
+    expect(quoted.reach).toBe(JSON.stringify(pem).length - 2);
+  });
+
   it('without secrets, cut only cuts', () => {
     const none = secretRedactor([]);
     expect(none('abc')).toBe('abc');

@@ -1,14 +1,17 @@
 export const REDACTED = '[redacted]';
 
-/** Shorter values are too likely to occur by chance ("1", "true") to be replaced everywhere. */
+/**
+ * Shorter values are too likely to occur by chance ("1", "true", "yes") to be replaced everywhere:
+ * they would turn ordinary words into `[redacted]`. docs/js-tools.md says so.
+ */
 const MIN_SECRET_LENGTH = 4;
 
 /** Replaces every occurrence of the call's secrets in a text, and cuts text without keeping part of one. */
 export interface SecretRedactor {
   (text: string): string;
   /**
-   * How far past a cut a secret that starts before it can reach: the longest secret's length
-   * (0 without secrets). Read this many characters more than you keep before calling `cut`.
+   * How far past a cut a secret that starts before it can reach: the longest secret's length,
+   * JSON-escaped forms included (0 without secrets). Read this many characters more than you keep before calling `cut`.
    */
   readonly reach: number;
   /**
@@ -23,10 +26,14 @@ export interface SecretRedactor {
 /**
  * Replaces every occurrence of the given secret values (the call's `_env` values) in a text, so a
  * tool that echoes a secret, or an error message that quotes one, never carries it into a result,
- * a log line or an event (SEC-03, SEC-04).
+ * a log line or an event (SEC-03, SEC-04). Each value is matched as it is and as JSON escapes it:
+ * an object result or a console line of an object is the guest's JSON.stringify, where a value
+ * with a quote, a backslash or a line break (a PEM key) no longer reads as itself.
  */
 export function secretRedactor(secrets: Iterable<string>): SecretRedactor {
-  const values = [...new Set([...secrets].filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+  const forms = [...secrets].filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH).flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+  // Longest first: when one secret is a prefix of another, the whole longer one must go.
+  const values = [...new Set(forms)].sort((a, b) => b.length - a.length);
   if (values.length === 0) return Object.assign((text: string) => text, { reach: 0, cut: (text: string, max: number) => text.slice(0, max) });
   const pattern = new RegExp(values.map(escapeRegExp).join('|'), 'g');
   const redact = (text: string) => text.replace(pattern, REDACTED);
