@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { ToolRegistry, type Tool } from '@oneclaw/tool-registry';
 import { fakeTool } from '@oneclaw/tool-registry/testing';
 import { InProcessJsRunner } from '../sandbox/in-process-js-runner';
@@ -159,6 +159,51 @@ describe('JsToolCatalogue: bad files (J5)', () => {
     const c = catalogue();
     c.loadAll();
     expect(c.scriptOf('computed_a')?.sliceFor('a')).toBe(js);
+  });
+});
+
+describe('JsToolCatalogue: one file never stops the others', () => {
+  const chain = (terms: number) => `function execute() { return TABLE.length; }\nvar TABLE = ${Array.from({ length: terms }, () => '"ab"').join(' + ')};\n`;
+
+  it('a file whose expression is thousands of levels deep loads and runs; one too deep for the parser is a syntax error; the files after them load', async () => {
+    writePair(user.path, 'a_table', toolEntry('table'), chain(3000));
+    writePair(user.path, 'b_too_deep', toolEntry('too_deep'), chain(50_000));
+    writePair(user.path, 'c_good', toolEntry('good_tool'), 'function execute(){ return "ok"; }');
+    const files = catalogue().loadAll().files;
+
+    expect(registry.toolNames()).toEqual(['table', 'good_tool']);
+    expect(report(files, 'a_table')?.problems).toEqual([]);
+    const deep = errorsOf(report(files, 'b_too_deep'));
+    expect(deep).toEqual([expect.objectContaining({ code: 'script_syntax_error', file: 'b_too_deep.json' })]);
+    expect(deep[0]?.message).toContain('Not enough stack space to parse input');
+    expect(await resultOf('table')).toEqual({ status: 'success', result: '6000' });
+    expect(await resultOf('good_tool')).toEqual({ status: 'success', result: 'ok' });
+  });
+
+  it('a file whose loading throws is reported as registration_failed, holds nothing, and is loaded again once it changes', () => {
+    writePair(user.path, 'a_group', [toolEntry('a_tool', 'a')], 'function a(){ return 1; }');
+    writePair(user.path, 'b_good', toolEntry('good_tool'), 'function execute(){ return "ok"; }');
+    // Stands in for any unexpected throw while a file is applied (such as a stack overflow).
+    const group = registry.group.bind(registry);
+    const spy = jest.spyOn(registry, 'group').mockImplementation((name) => {
+      if (name === 'a_group') throw new RangeError('Maximum call stack size exceeded');
+      return group(name);
+    });
+    const c = catalogue();
+    const files = c.loadAll().files;
+
+    expect(registry.toolNames()).toEqual(['good_tool']);
+    expect(registry.hasGroup('a_group')).toBe(false);
+    const failed = report(files, 'a_group');
+    expect(failed?.toolNames).toEqual([]);
+    expect(errorsOf(failed)).toEqual([expect.objectContaining({ code: 'registration_failed', file: 'a_group.json' })]);
+    expect(errorsOf(failed)[0]?.message).toBe("'a_group.json' could not be loaded (Maximum call stack size exceeded). No tools from 'a_group.json' were loaded.");
+    expect(report(files, 'b_good')?.problems).toEqual([]);
+
+    spy.mockRestore();
+    writePair(user.path, 'a_group', [toolEntry('a_tool', 'a')], 'function a(){ return 2; }');
+    expect(c.reloadFile(user, 'a_group')).toMatchObject({ toolNames: ['a_tool'], problems: [] });
+    expect(registry.groupToolNames('a_group')).toEqual(['a_tool']);
   });
 });
 

@@ -198,7 +198,9 @@ export class JsToolCatalogue {
         key,
         folder: { kind: folder.kind, path: folderPath },
         baseName,
-        report: emptyReport(folder, folderPath, baseName, pair.version),
+        // No version until apply records an outcome: a state left behind by a throw must not
+        // pass for this content already loaded, or the file would stay listed with no tools and no problem.
+        report: emptyReport(folder, folderPath, baseName, NOT_LOADED),
         script: undefined,
         slicing: true,
         tools: [],
@@ -207,22 +209,38 @@ export class JsToolCatalogue {
       };
       this.states.set(key, state);
     }
-    this.apply(state, this.plan(state, pair), pair.version);
+    this.planAndApply(state, pair);
     return state.report;
+  }
+
+  /**
+   * plan and apply, with anything they throw turned into a `registration_failed` problem of this
+   * file: one file must never stop the others from loading, nor the server from starting. The
+   * failure is recorded with the file's version, so it is tried again when the file changes.
+   */
+  private planAndApply(state: FileState, pair: ToolFilePair): void {
+    try {
+      this.apply(state, this.plan(state, pair), pair.version);
+      return;
+    } catch (error) {
+      const manifestFile = `${state.baseName}.json`;
+      const failure = failedPlan(manifestFile, 'registration_failed', `'${manifestFile}' could not be loaded (${errorText(error)}).`);
+      try {
+        // Releases whatever the file held before, or got to hold before the throw.
+        this.apply(state, failure, pair.version);
+      } catch {
+        // Even that failed: keep the problem visible, and leave the version unset so the next scan tries again.
+        state.report = { ...emptyReport(state.folder, state.folder.path, state.baseName, NOT_LOADED), problems: failure.problems };
+      }
+    }
   }
 
   /** Reads the pair into tools without touching the registry. */
   private plan(state: FileState, pair: ToolFilePair): Plan {
     const manifestFile = `${state.baseName}.json`;
     const scriptFile = `${state.baseName}.js`;
-    const fail = (code: ManifestProblemCode, message: string, problems: ManifestProblem[] = [], manifest?: Plan['manifest']): Plan => ({
-      manifest,
-      group: undefined,
-      tools: [],
-      script: undefined,
-      slicing: true,
-      problems: [...problems, problem('error', code, manifestFile, `${message} No tools from '${manifestFile}' were loaded.`)],
-    });
+    const fail = (code: ManifestProblemCode, message: string, problems: ManifestProblem[] = [], manifest?: Plan['manifest']): Plan =>
+      failedPlan(manifestFile, code, message, problems, manifest);
 
     if (pair.json === undefined) return fail('unreadable_file', `'${manifestFile}' could not be read (${pair.jsonError ?? 'unknown error'}).`);
     const parsed = parseManifest(manifestFile, pair.json);
@@ -424,6 +442,21 @@ export class JsToolCatalogue {
     }
     this.retry.clear();
   }
+}
+
+/** The version of a file state whose outcome is not recorded yet: matches no file's content. */
+const NOT_LOADED = '';
+
+/** A plan that loads none of the file's tools, with the reason as an error. */
+function failedPlan(manifestFile: string, code: ManifestProblemCode, message: string, problems: readonly ManifestProblem[] = [], manifest?: Plan['manifest']): Plan {
+  return {
+    manifest,
+    group: undefined,
+    tools: [],
+    script: undefined,
+    slicing: true,
+    problems: [...problems, problem('error', code, manifestFile, `${message} No tools from '${manifestFile}' were loaded.`)],
+  };
 }
 
 function stateKey(folder: JsToolFolder, baseName: string): string {

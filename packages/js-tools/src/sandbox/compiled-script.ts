@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parse, type Node, type Program } from 'acorn';
-import { full } from 'acorn-walk';
+import { base } from 'acorn-walk';
 
 /**
  * A tool file's JavaScript, parsed once when the file is loaded and held once for all of its
@@ -104,11 +104,27 @@ export function compileScript(fileName: string, source: string, options: Compile
   };
 }
 
-function collectIdentifiers(node: Node): Set<string> {
+type Visit = (node: Node, state: unknown, callback: (child: Node, state: unknown, override?: string) => void) => void;
+const visitors = base as unknown as Record<string, Visit>;
+
+/**
+ * Every identifier acorn-walk's `full` walk would visit, found with an explicit stack instead of
+ * recursion: acorn parses a chain like `"a" + "b" + ...` of a few thousand terms into a tree that
+ * deep (acorn itself reports a stack overflow as a syntax error), and a recursive walk of it
+ * overflowed the stack: one 10 KB file stopped the server from starting. acorn-walk's base
+ * visitors still decide which children count (not the names of non-computed properties, nor
+ * labels), so the slices are the same as with the recursive walk.
+ */
+function collectIdentifiers(root: Node): Set<string> {
   const names = new Set<string>();
-  full(node, (child) => {
-    if (child.type === 'Identifier') names.add((child as unknown as { name: string }).name);
-  });
+  const pending: { node: Node; type: string }[] = [{ node: root, type: root.type }];
+  const push = (child: Node, _state: unknown, override?: string): void => {
+    pending.push({ node: child, type: override ?? child.type });
+  };
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.node.type === 'Identifier') names.add((next.node as unknown as { name: string }).name);
+    visitors[next.type]?.(next.node, undefined, push);
+  }
   return names;
 }
 
@@ -127,13 +143,13 @@ function sliceSource(source: string, topLevel: readonly TopLevel[], entry: strin
   const reachable = new Set<string>();
   const pending: string[] = [entry];
   for (const statement of topLevel) {
-    if (statement.functionName === undefined) pending.push(...statement.identifiers);
+    if (statement.functionName === undefined) pushAll(pending, statement.identifiers);
   }
   while (pending.length > 0) {
     const name = pending.pop() as string;
     if (reachable.has(name) || !declarations.has(name)) continue;
     reachable.add(name);
-    for (const declaration of declarations.get(name) ?? []) pending.push(...declaration.identifiers);
+    for (const declaration of declarations.get(name) ?? []) pushAll(pending, declaration.identifiers);
   }
 
   let out = '';
@@ -144,6 +160,11 @@ function sliceSource(source: string, topLevel: readonly TopLevel[], entry: strin
     cursor = statement.end;
   }
   return out + source.slice(cursor);
+}
+
+/** A loop, not `push(...items)`: a spread of a large file's identifiers overflows the stack. */
+function pushAll(target: string[], items: Iterable<string>): void {
+  for (const item of items) target.push(item);
 }
 
 /** Keeps the line breaks so positions after the blanked code stay where they were. */
