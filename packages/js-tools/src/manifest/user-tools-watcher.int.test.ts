@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { ToolRegistry } from '@oneclaw/tool-registry';
 import { fakeTool } from '@oneclaw/tool-registry/testing';
 import { InProcessJsRunner } from '../sandbox/in-process-js-runner';
@@ -104,6 +104,42 @@ describe('UserToolsWatcher (J7)', () => {
     expect(registry.version).toBe(version);
     expect(await result('good_tool')).toEqual({ status: 'success', result: 'fine' });
     expect(errors).toEqual([]);
+  });
+
+  it('a file whose reload or removal throws is reported under its name; every other reload and removal of the pass happens', async () => {
+    mkdirSync(folder);
+    for (const name of ['gone_one', 'gone_two']) writePair(folder, name, toolEntry(`${name}_tool`), 'function execute(){}');
+    catalogue.loadAll();
+    const w = start();
+    await w.rescan();
+    errors.length = 0;
+    // Stand in for anything unexpected that one file's reload or removal throws.
+    const reloadFile = catalogue.reloadFile.bind(catalogue);
+    jest.spyOn(catalogue, 'reloadFile').mockImplementation((f, baseName) => {
+      if (baseName === 'a_bad') throw new RangeError('Maximum call stack size exceeded');
+      return reloadFile(f, baseName);
+    });
+    const removeFile = catalogue.removeFile.bind(catalogue);
+    jest.spyOn(catalogue, 'removeFile').mockImplementation((f, baseName) => {
+      if (baseName === 'gone_one') throw new Error('could not unregister');
+      return removeFile(f, baseName);
+    });
+    writePair(folder, 'a_bad', toolEntry('a_bad_tool'), 'function execute(){}');
+    writePair(folder, 'b_good', toolEntry('b_good_tool'), 'function execute(){ return "good"; }');
+    for (const name of ['gone_one', 'gone_two']) {
+      rmSync(join(folder, `${name}.json`));
+      rmSync(join(folder, `${name}.js`));
+    }
+
+    const report = await w.rescan();
+    expect(report.changed.map((f) => f.baseName)).toEqual(['b_good']);
+    expect(report.removed).toEqual(['gone_two']);
+    expect(await result('b_good_tool')).toEqual({ status: 'success', result: 'good' });
+    expect(registry.has('gone_two_tool')).toBe(false);
+    expect(errors.map((e) => e.message)).toEqual([
+      "The user tool file 'a_bad.json' could not be loaded: Maximum call stack size exceeded",
+      "The tools of the removed user tool file 'gone_one.json' could not be removed: could not unregister",
+    ]);
   });
 
   it('rescan() reports only what changed; a rescan with no change reports nothing', async () => {

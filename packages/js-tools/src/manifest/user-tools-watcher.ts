@@ -86,27 +86,46 @@ export class UserToolsWatcher {
     const changed: FileReport[] = [];
     const removed: string[] = [];
     if (this.closed) return { changed, removed };
+    const { catalogue } = this.options;
+    let present: string[];
+    let known: Map<string, FileReport>;
     try {
-      const { catalogue } = this.options;
       this.ensureWatching();
-      const present = listManifestBaseNames(this.folder.path);
-      const known = new Map(
+      present = listManifestBaseNames(this.folder.path);
+      known = new Map(
         catalogue
           .files()
           .filter((f) => f.folder === this.folder.path)
           .map((f) => [f.baseName, f]),
       );
-      for (const baseName of present) {
-        if (known.get(baseName)?.version === readToolFilePair(this.folder.path, baseName).version) continue;
-        changed.push(catalogue.reloadFile(this.folder, baseName));
-      }
-      const still = new Set(present);
-      for (const baseName of known.keys()) {
-        if (!still.has(baseName) && catalogue.removeFile(this.folder, baseName)) removed.push(baseName);
-      }
     } catch (error) {
       this.report(error, `The user tools folder '${this.folder.path}' could not be scanned`);
+      return { changed, removed };
     }
+    // One try per file: a file that throws is reported under its own name, and every other
+    // reload and removal of the pass still happens.
+    for (const baseName of present) {
+      try {
+        if (known.get(baseName)?.version === readToolFilePair(this.folder.path, baseName).version) continue;
+        changed.push(catalogue.reloadFile(this.folder, baseName));
+      } catch (error) {
+        this.report(error, `The user tool file '${baseName}.json' could not be loaded`);
+      }
+    }
+    const still = new Set(present);
+    for (const baseName of known.keys()) {
+      if (still.has(baseName)) continue;
+      try {
+        if (catalogue.removeFile(this.folder, baseName)) removed.push(baseName);
+      } catch (error) {
+        this.report(error, `The tools of the removed user tool file '${baseName}.json' could not be removed`);
+      }
+    }
+    return this.finish(changed, removed);
+  }
+
+  /** Tells the onChange listener about a scan that changed something. */
+  private finish(changed: FileReport[], removed: string[]): RescanReport {
     const report = { changed, removed };
     if (changed.length > 0 || removed.length > 0) {
       try {
