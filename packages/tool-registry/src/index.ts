@@ -52,7 +52,8 @@ export {
 // Provider formats and token accounting
 export { PROVIDER_NAMES, type ProviderName } from './providers/provider-name';
 export type { SchemaIssue } from './providers/schema-issue';
-export { adaptSchema, type AdaptedSchema } from './providers/adapt-schema';
+export { adaptForProviders, adaptSchema, type AdaptedSchema, type ProviderSchemas } from './providers/adapt-schema';
+export { MAX_INLINED_SCHEMA_DEPTH, MAX_INLINED_SCHEMA_NODES, SchemaTooLargeError } from './providers/schema-too-large-error';
 export {
   formatAdaptedTools,
   formatTools,

@@ -1,6 +1,7 @@
 import { activeToolSet, type ToolCatalogue } from '@oneclaw/core';
 import { sessionScenario } from '@oneclaw/core/testing';
 import { SchemaValidator } from './schema-validator';
+import { explodingRefSchema } from './testing/exploding-ref-schema';
 import { fakeTool } from './testing/fake-tool';
 import { ToolRegistry, type ToolRegistryChange } from './tool-registry';
 import type { ToolSource } from './tool-source';
@@ -70,6 +71,20 @@ describe('ToolRegistry: registration (T2)', () => {
     expect(error).toMatchObject({ code: 'invalid_tool_definition' });
     expect((error as Error).message).toContain("'broken'");
     expect(r.has('broken')).toBe(false);
+  });
+
+  it('refuses a schema whose $refs inline past the cap at registration, naming the tool and the cap', () => {
+    const r = new ToolRegistry();
+    let error: unknown;
+    try {
+      r.register(fakeTool('exploding', { parameters: explodingRefSchema(18) }), builtIn);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'invalid_tool_definition', details: { name: 'exploding' } });
+    expect((error as Error).message).toMatch(/^Tool 'exploding' has a parameters schema that cannot be sent to a model: .* more than 10000 subschemas/);
+    expect(r.has('exploding')).toBe(false);
+    expect(r.version).toBe(0);
   });
 
   it('refuses a tool without an execute function and a source of an unknown kind', () => {

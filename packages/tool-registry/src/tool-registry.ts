@@ -1,6 +1,6 @@
 import type { ToolCatalogue } from '@oneclaw/core';
 import { deepFreeze, isPlainObject, type JsonSchemaObject } from './json-schema';
-import { adaptSchema } from './providers/adapt-schema';
+import { adaptForProviders, type ProviderSchemas } from './providers/adapt-schema';
 import { formatAdaptedTools, type ToolPayload } from './providers/provider-formats';
 import { PROVIDER_NAMES, type ProviderName } from './providers/provider-name';
 import type { SchemaIssue } from './providers/schema-issue';
@@ -338,14 +338,25 @@ export class ToolRegistry implements ToolCatalogue {
         problems: [problem],
       });
     }
-    const providerSchemas = {} as Record<ProviderName, JsonSchemaObject | undefined>;
-    const schemaIssues: SchemaIssue[] = [];
-    for (const provider of PROVIDER_NAMES) {
-      const adapted = adaptSchema(provider, definition.parameters);
-      providerSchemas[provider] = adapted.schema && deepFreeze(adapted.schema);
-      schemaIssues.push(...adapted.issues);
+    let adapted: ProviderSchemas;
+    try {
+      adapted = adaptForProviders(definition.parameters);
+    } catch (error) {
+      // Past the inlining caps (SchemaTooLargeError), or anything else: a schema that cannot be
+      // turned into what a provider is sent is refused now, not at the first request.
+      this.validator.release(definition.parameters);
+      const problem = error instanceof Error ? error.message : String(error);
+      throw new ToolRegistryError('invalid_tool_definition', `Tool '${definition.name}' has a parameters schema that cannot be sent to a model: ${problem}.`, {
+        name: definition.name,
+        problems: [problem],
+      });
     }
-    return { tool, definition, source, schemaIssues: deepFreeze(schemaIssues), parameters, providerSchemas };
+    const providerSchemas = {} as Record<ProviderName, JsonSchemaObject | undefined>;
+    for (const provider of PROVIDER_NAMES) {
+      const schema = adapted.schemas[provider];
+      providerSchemas[provider] = schema && deepFreeze(schema);
+    }
+    return { tool, definition, source, schemaIssues: deepFreeze([...adapted.issues]), parameters, providerSchemas };
   }
 
   private changed(change: ToolRegistryChange): void {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ToolRegistry } from '@oneclaw/tool-registry';
-import { fakeTool } from '@oneclaw/tool-registry/testing';
+import { explodingRefSchema, fakeTool } from '@oneclaw/tool-registry/testing';
 import { InProcessJsRunner } from '../sandbox/in-process-js-runner';
 import { FakeBridgeHost } from '../testing/fake-bridge-host';
 import { JsToolCatalogue, type JsToolFolder } from './js-tool-catalogue';
@@ -114,6 +114,20 @@ describe('UserToolManager.create', () => {
     ['a schema Ajv cannot compile', { properties: { text: { type: 'no-such-type' } } }, 'not a valid JSON Schema'],
   ])('invalid_parameters: %s', (_label, parameters, needle) => {
     expectRefused(() => manager.create({ ...WORD_COUNT, parameters: parameters as object }), 'invalid_parameters', needle);
+  });
+
+  it('invalid_parameters: a schema whose $refs inline past the cap is refused before anything is written, on create and on update', () => {
+    // 1.7 KB of JSON that inlines to 2^18 subschemas: the registry would refuse it after the write.
+    const error = expectRefused(() => manager.create({ ...WORD_COUNT, parameters: explodingRefSchema(18) }), 'invalid_parameters');
+    expect(error.message).toMatch(
+      /^Tool 'word_count' was not saved: its parameters schema cannot be sent to a model \(.*more than 10000 subschemas.*\)\. Fix the schema and try again\.$/,
+    );
+    expect(existsSync(user.path) ? readdirSync(user.path) : []).toEqual([]);
+
+    manager.create(WORD_COUNT);
+    const manifest = readFileSync(join(user.path, 'word_count.json'), 'utf8');
+    expectRefused(() => manager.update('word_count', { parameters: explodingRefSchema(18) }), 'invalid_parameters', 'cannot be sent to a model');
+    expect(readFileSync(join(user.path, 'word_count.json'), 'utf8')).toBe(manifest);
   });
 
   it.each([

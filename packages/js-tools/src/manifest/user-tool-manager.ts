@@ -6,6 +6,7 @@ import {
   MAX_TOOL_NAME_LENGTH,
   SchemaValidator,
   TOOL_NAME_PATTERN,
+  adaptForProviders,
   resolveToolDefinition,
   type JsonSchemaObject,
   type ResolvedToolDefinition,
@@ -169,6 +170,7 @@ export class UserToolManager {
       throw new UserToolError(code, `Tool '${name}' was not saved: ${problems.join('; ')}.`, { name, problems });
     }
     this.checkSchemaCompiles(name, definition.parameters);
+    checkSchemaAdapts(name, definition.parameters);
 
     // The loader must read back exactly this tool: the same parser decides.
     const parsed = parseManifest(`${name}.json`, JSON.stringify(manifest));
@@ -264,6 +266,23 @@ export class UserToolManager {
       tools,
       problems: file.problems,
     };
+  }
+}
+
+/**
+ * The registry adapts every schema for each provider when it registers the tool, and refuses one
+ * it cannot (its $refs inlined past the caps, in schema-too-large-error.ts). Run the same here, so
+ * such a schema is refused before anything is written, not saved as a file that fails to load.
+ */
+function checkSchemaAdapts(name: string, schema: JsonSchemaObject): void {
+  try {
+    adaptForProviders(schema);
+  } catch (error) {
+    throw new UserToolError(
+      'invalid_parameters',
+      `Tool '${name}' was not saved: its parameters schema cannot be sent to a model (${errorText(error)}). Fix the schema and try again.`,
+      { name },
+    );
   }
 }
 

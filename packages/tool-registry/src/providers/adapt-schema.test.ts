@@ -1,4 +1,6 @@
-import { adaptSchema } from './adapt-schema';
+import { explodingRefSchema } from '../testing/exploding-ref-schema';
+import { adaptForProviders, adaptSchema } from './adapt-schema';
+import { MAX_INLINED_SCHEMA_DEPTH, MAX_INLINED_SCHEMA_NODES, SchemaTooLargeError } from './schema-too-large-error';
 
 const issues = (provider: 'openai' | 'anthropic' | 'gemini', schema: Record<string, unknown>) =>
   adaptSchema(provider, schema).issues.map((i) => `${i.action} ${i.path || '(root)'} ${i.keyword}`);
@@ -57,7 +59,8 @@ describe('schema lint and adaptation per provider (T1)', () => {
       properties: { to: { type: 'string', description: 'An address' }, cc: { type: 'array', items: { type: 'string', description: 'An address' } } },
     };
     for (const provider of ['openai', 'anthropic', 'gemini'] as const) expect(adaptSchema(provider, schema).schema).toEqual(expected);
-    expect(issues('gemini', schema)).toEqual(['rewritten properties.to $ref', 'rewritten properties.cc.items $ref']);
+    expect(issues('gemini', schema)).toEqual(['rewritten (root) $ref']);
+    expect(adaptSchema('gemini', schema).issues[0]?.message).toBe('2 local $ref uses were inlined');
   });
 
   it('a recursive $ref cannot be inlined: it becomes "any value" (OpenAI, Anthropic) or the parameter is dropped (Gemini)', () => {
@@ -70,7 +73,7 @@ describe('schema lint and adaptation per provider (T1)', () => {
       type: 'object',
       properties: { name: { type: 'string' }, tree: { type: 'object', properties: { child: {} } } },
     });
-    expect(issues('anthropic', schema)).toEqual(['rewritten properties.tree $ref', 'removed properties.tree.properties.child $ref']);
+    expect(issues('anthropic', schema)).toEqual(['removed properties.tree.properties.child $ref', 'rewritten (root) $ref']);
     expect(adaptSchema('gemini', schema).schema).toEqual({ type: 'object', properties: { name: { type: 'string' } } });
   });
 
@@ -161,6 +164,33 @@ describe('schema lint and adaptation per provider (T1)', () => {
   it('Gemini: a tool with no parameters sends no parameters object', () => {
     expect(adaptSchema('gemini', { type: 'object', properties: {} })).toEqual({ schema: undefined, issues: [] });
     expect(adaptSchema('gemini', { type: 'object' }).schema).toBeUndefined();
+  });
+
+  it('a definition used in many places is one issue, not one per use', () => {
+    const properties = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`p${i}`, { $ref: '#/$defs/text' }]));
+    const adapted = adaptForProviders({ type: 'object', $defs: { text: { type: 'string' } }, properties });
+    expect(adapted.issues.map((i) => `${i.provider} ${i.action} ${i.path || '(root)'} ${i.keyword}: ${i.message}`)).toEqual([
+      'openai rewritten (root) $ref: 500 local $ref uses were inlined',
+      'anthropic rewritten (root) $ref: 500 local $ref uses were inlined',
+      'gemini rewritten (root) $ref: 500 local $ref uses were inlined',
+    ]);
+    expect(adapted.schemas.anthropic?.properties).toMatchObject({ p0: { type: 'string' }, p499: { type: 'string' } });
+  });
+
+  it(`refuses a schema whose $refs inline to more than ${MAX_INLINED_SCHEMA_NODES} subschemas, stopping the walk at the cap`, () => {
+    // 18 definitions that each use the next twice: 2^18 subschemas once inlined.
+    for (const provider of ['openai', 'anthropic', 'gemini'] as const) {
+      expect(() => adaptSchema(provider, explodingRefSchema(18))).toThrow(SchemaTooLargeError);
+    }
+    expect(() => adaptForProviders(explodingRefSchema(18))).toThrow(`has more than ${MAX_INLINED_SCHEMA_NODES} subschemas`);
+    // Under the cap the same shape is inlined: 2^8 string leaves.
+    expect(JSON.stringify(adaptSchema('anthropic', explodingRefSchema(8)).schema).match(/"string"/g)).toHaveLength(256);
+  });
+
+  it(`refuses a chain of $refs more than ${MAX_INLINED_SCHEMA_DEPTH} levels deep before the walk can reach the stack's limit`, () => {
+    const $defs = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`d${i}`, { $ref: `#/$defs/d${i + 1}` }]));
+    const schema = { type: 'object', $defs: { ...$defs, d5000: { type: 'string' } }, properties: { x: { $ref: '#/$defs/d0' } } };
+    expect(() => adaptSchema('openai', schema)).toThrow(`nests more than ${MAX_INLINED_SCHEMA_DEPTH} levels deep, at 'properties.x'`);
   });
 
   it('never changes the schema it was given', () => {

@@ -1,7 +1,7 @@
 import type { JsonSchemaObject } from '../json-schema';
 import { adaptForGemini } from './gemini-schema';
 import { inlineLocalRefs } from './inline-local-refs';
-import type { ProviderName } from './provider-name';
+import { PROVIDER_NAMES, type ProviderName } from './provider-name';
 import type { IssueReporter, SchemaIssue } from './schema-issue';
 import { isSchemaNode, mapSubschemas, typesOf, type SchemaNode } from './schema-walk';
 
@@ -9,6 +9,29 @@ export interface AdaptedSchema {
   /** What the provider is sent; undefined (Gemini only) means "send no parameters". */
   readonly schema: JsonSchemaObject | undefined;
   readonly issues: readonly SchemaIssue[];
+}
+
+export interface ProviderSchemas {
+  readonly schemas: Readonly<Record<ProviderName, JsonSchemaObject | undefined>>;
+  /** Every provider's issues, in PROVIDER_NAMES order. */
+  readonly issues: readonly SchemaIssue[];
+}
+
+/**
+ * adaptSchema for every provider: what the registry does at registration, and what a caller can
+ * run first to learn whether a schema will be accepted. Throws SchemaTooLargeError for a schema
+ * whose inlined form is past the caps (schema-too-large-error.ts).
+ */
+export function adaptForProviders(parameters: JsonSchemaObject): ProviderSchemas {
+  const schemas = {} as Record<ProviderName, JsonSchemaObject | undefined>;
+  const issues: SchemaIssue[] = [];
+  for (const provider of PROVIDER_NAMES) {
+    const adapted = adaptSchema(provider, parameters);
+    schemas[provider] = adapted.schema;
+    // A loop, not push(...): a spread of a very long list overflows the stack.
+    for (const issue of adapted.issues) issues.push(issue);
+  }
+  return { schemas, issues };
 }
 
 /**
