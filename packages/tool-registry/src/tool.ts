@@ -5,7 +5,14 @@ export interface ToolContext {
   /** Aborted when the call times out or the turn is cancelled; long work must watch it. */
   readonly signal: AbortSignal;
   readonly sessionId: string;
+  /** Unique within its model reply only: Gemini's ids (`gemini-<index>-<tool>`) repeat in every reply. */
   readonly callId: string;
+  /**
+   * The assistant message (model reply) that made the call, when the caller has one. With
+   * `sessionId` and `callId` it names the call uniquely: a tool that must tell one call from
+   * another (run_scheduled_task starts a run once per call) keys by all three.
+   */
+  readonly messageId?: string;
   /** Deployment-configured values (secrets included); never echo them into results. */
   readonly env: Readonly<Record<string, string>>;
   /** The agent's allowed tools; undefined means all (T5). `load_tool_group` lists only these. */

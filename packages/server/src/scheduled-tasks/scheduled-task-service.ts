@@ -153,13 +153,23 @@ export class ScheduledTaskService {
 
   /**
    * Starts a run now (disabled tasks too: the user asked) and resolves as soon as it is
-   * recorded, without waiting for the turn. The same call (session + call id) starts it once.
+   * recorded, without waiting for the turn. The same call (session, assistant message and call
+   * id) starts it once: the run id derives from them, so a repeated execution of that call finds
+   * its run recorded. The message id is part of the key because call ids repeat from one reply
+   * to the next (Gemini's `gemini-<index>-<tool>`, `call_r1_1` for an OpenAI-compatible server
+   * that sends none): keyed by the call id alone, a later reply's call found the first one's run
+   * and started nothing.
    */
-  async runNow(taskId: string, origin: { sessionId?: string; callId?: string } = {}): Promise<StartedRun> {
+  async runNow(taskId: string, origin: { sessionId?: string; messageId?: string; callId?: string } = {}): Promise<StartedRun> {
     this.assertCanRun();
     const id = taskId.trim();
     const key =
-      origin.sessionId && origin.callId ? createHash('sha256').update(`${origin.sessionId}\n${origin.callId}`).digest('hex').slice(0, 12) : randomBytes(6).toString('hex');
+      origin.sessionId && origin.callId
+        ? createHash('sha256')
+            .update([origin.sessionId, origin.messageId ?? '', origin.callId].join('\n'))
+            .digest('hex')
+            .slice(0, 12)
+        : randomBytes(6).toString('hex');
     const runId = `${id}-run-${key}`;
     const recorded = await this.repository.record({ type: 'StartTaskRun', taskId: id, runId, sessionId: runId, trigger: 'manual' }, { commandId: `${runId}:start` });
     const started: StartedRun = { taskId: id, runId, sessionId: runId, late: false, alreadyStarted: recorded.events.length === 0 };

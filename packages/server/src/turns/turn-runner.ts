@@ -395,6 +395,7 @@ class Turn {
         calls.filter((c) => !repeated.has(c.callId)).map((c) => ({ callId: c.callId, toolName: c.toolName, arguments: c.raw })),
         {
           sessionId: this.sessionId,
+          messageId,
           activeToolNames: active,
           loadedGroups: session.state.loadedGroups.map((g) => g.groupName),
           env: this.deps.toolEnv(),

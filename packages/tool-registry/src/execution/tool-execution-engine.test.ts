@@ -227,7 +227,7 @@ describe('execution engine: the ordered checks (T3)', () => {
 });
 
 describe('execution engine: running tools (T3)', () => {
-  it('passes the session id, call id, env, the agent allow-list and an abort signal to the tool', async () => {
+  it('passes the session id, the message and call ids, env, the agent allow-list and an abort signal to the tool', async () => {
     const { engine, registry } = setup();
     let seen: ToolContext | undefined;
     registry.replace(
@@ -240,8 +240,8 @@ describe('execution engine: running tools (T3)', () => {
       builtIn,
     );
     const allowedTools = new Set(['exec']);
-    await engine.execute(call('exec', {}, 'call-9'), { ...everything(registry), env: { API_KEY: 'k' }, allowedTools });
-    expect(seen).toMatchObject({ sessionId: 's1', callId: 'call-9', env: { API_KEY: 'k' } });
+    await engine.execute(call('exec', {}, 'call-9'), { ...everything(registry), messageId: 'turn-1-assistant-2', env: { API_KEY: 'k' }, allowedTools });
+    expect(seen).toMatchObject({ sessionId: 's1', messageId: 'turn-1-assistant-2', callId: 'call-9', env: { API_KEY: 'k' } });
     expect(seen?.allowedTools).toBe(allowedTools);
     expect(seen?.signal.aborted).toBe(false);
   });

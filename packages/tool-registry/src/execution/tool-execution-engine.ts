@@ -25,6 +25,8 @@ export interface ToolCallOutcome {
 
 export interface ExecutionScope {
   readonly sessionId: string;
+  /** The assistant message whose calls these are; tools get it as `ToolContext.messageId`. */
+  readonly messageId?: string;
   /** What the model may call now: the session's active tool set (core + loaded groups, allowed, enabled). */
   readonly activeToolNames: Iterable<string>;
   /**
@@ -57,6 +59,7 @@ export interface ToolExecutionEngineOptions {
 
 interface Scope {
   readonly sessionId: string;
+  readonly messageId: string | undefined;
   readonly active: ReadonlySet<string>;
   readonly loadedGroups: ReadonlySet<string> | undefined;
   readonly env: Readonly<Record<string, string>>;
@@ -194,6 +197,7 @@ export class ToolExecutionEngine {
       signal: controller.signal,
       sessionId: scope.sessionId,
       callId,
+      ...(scope.messageId !== undefined ? { messageId: scope.messageId } : {}),
       env: scope.env,
       ...(scope.allowedTools ? { allowedTools: scope.allowedTools } : {}),
       redact: this.redact,
@@ -254,6 +258,7 @@ export class ToolExecutionEngine {
 function resolveScope(scope: ExecutionScope): Scope {
   return {
     sessionId: scope.sessionId,
+    messageId: scope.messageId,
     active: new Set(scope.activeToolNames),
     loadedGroups: scope.loadedGroups ? new Set(scope.loadedGroups) : undefined,
     env: scope.env ?? NO_ENV,

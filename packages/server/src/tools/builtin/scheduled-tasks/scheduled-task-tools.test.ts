@@ -61,13 +61,14 @@ beforeEach(async () => {
   build();
 });
 
-async function call(toolName: string, args: Record<string, unknown>, callId = `c${++calls}`): Promise<ToolResult> {
-  const outcome = await engine.execute({ callId, toolName, arguments: args }, { sessionId: 'chat', activeToolNames: registry.toolNames() });
+/** `messageId`: the model reply that made the call (the turn runner passes it; call ids repeat across replies). */
+async function call(toolName: string, args: Record<string, unknown>, callId = `c${++calls}`, messageId?: string): Promise<ToolResult> {
+  const outcome = await engine.execute({ callId, toolName, arguments: args }, { sessionId: 'chat', ...(messageId ? { messageId } : {}), activeToolNames: registry.toolNames() });
   return outcome.result;
 }
 
-async function text(toolName: string, args: Record<string, unknown> = {}, callId?: string): Promise<string> {
-  const result = await call(toolName, args, callId);
+async function text(toolName: string, args: Record<string, unknown> = {}, callId?: string, messageId?: string): Promise<string> {
+  const result = await call(toolName, args, callId, messageId);
   if (result.status !== 'success') throw new Error(`expected success, got ${result.errorType}: ${result.message}`);
   return result.result;
 }
@@ -196,6 +197,19 @@ describe('run_scheduled_task', () => {
     await text('run_scheduled_task', { task_id: 'task-1' }, 'same-call');
     expect(await text('run_scheduled_task', { task_id: 'task-1' }, 'same-call')).toMatch(/^This call already started task task-1, in session task-1-run-/);
     expect(launcher.requests).toHaveLength(1);
+    launcher.finishAll();
+    await service.whenIdle();
+  });
+
+  it('a call id repeated by a later reply (Gemini: gemini-0-run_scheduled_task in every reply) starts a run of its own; the same call of the same reply still starts one', async () => {
+    await text('schedule_task', daily);
+    const first = await text('run_scheduled_task', { task_id: 'task-1' }, 'gemini-0-run_scheduled_task', 'turn-a-assistant-1');
+    expect(first).toMatch(/^Started task task-1 now in session task-1-run-/);
+    expect(await text('run_scheduled_task', { task_id: 'task-1' }, 'gemini-0-run_scheduled_task', 'turn-a-assistant-1')).toMatch(/^This call already started task task-1/);
+    const second = await text('run_scheduled_task', { task_id: 'task-1' }, 'gemini-0-run_scheduled_task', 'turn-b-assistant-1');
+    expect(second).toMatch(/^Started task task-1 now in session task-1-run-/);
+    expect(launcher.requests.map((r) => r.sessionId)).toEqual([/in session (\S+)\./.exec(first)?.[1], /in session (\S+)\./.exec(second)?.[1]]);
+    expect(new Set(launcher.requests.map((r) => r.sessionId)).size).toBe(2);
     launcher.finishAll();
     await service.whenIdle();
   });

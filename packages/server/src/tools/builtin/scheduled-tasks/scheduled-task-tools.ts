@@ -101,7 +101,7 @@ export function createScheduledTaskTools(service: ScheduledTaskService): Tool[] 
         timeoutMs: TIMEOUT_MS,
       },
       async (params, context) => {
-        const run = await service.runNow(params.task_id, { sessionId: context.sessionId, callId: context.callId });
+        const run = await service.runNow(params.task_id, { sessionId: context.sessionId, messageId: context.messageId, callId: context.callId });
         return run.alreadyStarted
           ? `This call already started task ${run.taskId}, in session ${run.sessionId}.`
           : `Started task ${run.taskId} now in session ${run.sessionId}. It runs in the background: its answer will be in that session, and list_scheduled_tasks shows how it ended.`;
