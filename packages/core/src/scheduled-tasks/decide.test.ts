@@ -151,6 +151,13 @@ describe('scheduled tasks decider', () => {
     tasks.when({ type: 'DeleteTask', taskId: 't1' }).thenThrows('not_found');
   });
 
+  it("DeleteTask with a padded id records the task's own id, so the task is really gone", () => {
+    const tasks = newTasks();
+    tasks.record(schedule());
+    expect(tasks.record({ type: 'DeleteTask', taskId: ' t1\n' }).map((e) => e.data)).toEqual([{ taskId: 't1' }]);
+    expect(tasks.state().tasks.size).toBe(0);
+  });
+
   describe('StartTaskRun', () => {
     const slot = '2026-03-02T06:30:00.000Z';
     const start = (runId: string, scheduledFor?: string) =>

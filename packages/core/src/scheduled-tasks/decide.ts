@@ -44,8 +44,8 @@ export function decideScheduledTasks(command: ScheduledTaskCommand, state: Sched
       return decideUpdate(command, taskOf(state, command.taskId), now);
 
     case 'DeleteTask':
-      taskOf(state, command.taskId);
-      return [{ type: 'TaskDeleted', data: { taskId: command.taskId } }];
+      // The task's own id, not the id as given: evolve matches events to tasks by id.
+      return [{ type: 'TaskDeleted', data: { taskId: taskOf(state, command.taskId).taskId } }];
 
     case 'StartTaskRun':
       return decideStart(command, taskOf(state, command.taskId));

@@ -42,4 +42,19 @@ describe('scheduled tasks evolve', () => {
     expect(after.tasks.size).toBe(0);
     expect(initialScheduledTasksState.tasks.size).toBe(0);
   });
+
+  it('replays events recorded with a padded task id (TaskDeleted {taskId: " t1"} of older versions) as events of that task', () => {
+    const state = foldAggregate(
+      scheduledTasksAggregate,
+      [
+        scheduled,
+        event('TaskScheduled', { taskId: 't2', name: 'Other', prompt: 'P', schedule: { type: 'daily', hour: 8, minute: 0 }, agentId: 'default' }),
+        event('TaskUpdated', { taskId: 't2 ', enabled: false }),
+        event('TaskDeleted', { taskId: ' t1' }),
+      ],
+      initialScheduledTasksState,
+    );
+    expect(state.skippedEvents).toBe(0);
+    expect([...state.tasks.values()].map((t) => [t.taskId, t.enabled])).toEqual([['t2', false]]);
+  });
 });

@@ -39,7 +39,9 @@ function apply(state: ScheduledTasksState, event: ScheduledTaskEvent): Scheduled
     return withTask(state, task);
   }
 
-  const task = state.tasks.get(event.data.taskId);
+  // Trimmed: older versions recorded TaskDeleted with the id as the model gave it (" task-..."),
+  // after telling the user the task was deleted; such a stream must replay with the task deleted.
+  const task = state.tasks.get(event.data.taskId.trim());
   if (!task) return undefined;
   switch (event.type) {
     case 'TaskUpdated': {

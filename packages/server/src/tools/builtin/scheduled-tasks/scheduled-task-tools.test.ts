@@ -267,4 +267,10 @@ describe('delete_scheduled_task', () => {
     await expectError('delete_scheduled_task', { task_id: 'task-1' }, 'not_found');
     await expectError('delete_scheduled_task', {}, 'validation_error');
   });
+
+  it('deletes a task given with spaces around its id (it stayed, running, though the answer said deleted)', async () => {
+    await text('schedule_task', daily);
+    expect(await text('delete_scheduled_task', { task_id: ' task-1 ' })).toBe('Deleted task task-1 "Morning briefing" (every day at 07:30).');
+    expect(await text('list_scheduled_tasks')).toMatch(/^No scheduled tasks/);
+  });
 });
