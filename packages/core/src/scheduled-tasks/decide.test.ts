@@ -197,11 +197,43 @@ describe('scheduled tasks decider', () => {
       tasks.when({ type: 'StartTaskRun', taskId: 't1', runId: '', sessionId: 's', trigger: 'manual' }).thenThrows('invalid_command');
     });
 
+    const finish = (runId: string) => ({ type: 'FinishTaskRun', taskId: 't1', runId, outcome: 'succeeded', reason: 'completed', detail: '' }) as const;
+
     it('keeps the 20 most recent runs in the state', () => {
       const tasks = newTasks();
       tasks.record(schedule());
-      for (let i = 0; i < 25; i++) tasks.record(start(`m${i}`));
+      for (let i = 0; i < 25; i++) {
+        tasks.record(start(`m${i}`));
+        tasks.record(finish(`m${i}`));
+      }
       expect(tasks.task().runs.map((r) => r.runId)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 5}`));
+    });
+
+    it('never drops a run still running: 20 newer ones start and finish, and its outcome is still recorded', () => {
+      const tasks = newTasks();
+      tasks.record(schedule());
+      tasks.record(start('long'));
+      for (let i = 0; i < 20; i++) {
+        tasks.record(start(`m${i}`));
+        tasks.record(finish(`m${i}`));
+      }
+      // The oldest finished run made room.
+      expect(tasks.task().runs.map((r) => r.runId)).toEqual(['long', ...Array.from({ length: 19 }, (_, i) => `m${i + 1}`)]);
+      expect(tasks.record(finish('long')).map((e) => e.data)).toEqual([expect.objectContaining({ runId: 'long', outcome: 'succeeded' })]);
+      expect(tasks.task().runs[0]).toMatchObject({ runId: 'long', status: 'succeeded' });
+      // Finished now, it is the first to go.
+      tasks.record(start('n0'));
+      expect(tasks.task().runs.map((r) => r.runId)).toEqual([...Array.from({ length: 19 }, (_, i) => `m${i + 1}`), 'n0']);
+    });
+
+    it('keeps more than 20 runs only while more than 20 are running', () => {
+      const tasks = newTasks();
+      tasks.record(schedule());
+      for (let i = 0; i < 22; i++) tasks.record(start(`m${i}`));
+      expect(tasks.task().runs).toHaveLength(22);
+      tasks.record(finish('m5'));
+      tasks.record(finish('m0'));
+      expect(tasks.task().runs.map((r) => r.runId)).toEqual(Array.from({ length: 22 }, (_, i) => `m${i}`).filter((id) => id !== 'm0' && id !== 'm5'));
     });
   });
 

@@ -57,4 +57,17 @@ describe('scheduled tasks evolve', () => {
     expect(state.skippedEvents).toBe(0);
     expect([...state.tasks.values()].map((t) => [t.taskId, t.enabled])).toEqual([['t2', false]]);
   });
+
+  it('replays a run an older version dropped while it ran (no TaskRunFinished) as still running, for the next start to finish', () => {
+    const started = (runId: string) => event('TaskRunStarted', { taskId: 't1', runId, sessionId: runId, trigger: 'manual', late: false });
+    const finished = (runId: string) => event('TaskRunFinished', { taskId: 't1', runId, sessionId: runId, outcome: 'succeeded', reason: 'completed', detail: '' });
+    const quick = Array.from({ length: 20 }, (_, i) => [started(`m${i}`), finished(`m${i}`)]).flat();
+    const state = foldAggregate(scheduledTasksAggregate, [scheduled, started('long'), ...quick], initialScheduledTasksState);
+    expect(
+      state.tasks
+        .get('t1')
+        ?.runs.filter((r) => r.status === 'running')
+        .map((r) => r.runId),
+    ).toEqual(['long']);
+  });
 });

@@ -79,7 +79,7 @@ function apply(state: ScheduledTasksState, event: ScheduledTaskEvent): Scheduled
       };
       return withTask(state, {
         ...task,
-        runs: [...task.runs, run].slice(-MAX_RUNS_KEPT),
+        runs: trimmedRuns([...task.runs, run]),
         ...(scheduled ? { lastScheduledFor: d.scheduledFor, completed: task.schedule.type === 'one_time' ? true : task.completed } : {}),
       });
     }
@@ -87,9 +87,25 @@ function apply(state: ScheduledTasksState, event: ScheduledTaskEvent): Scheduled
       const d = event.data;
       if ((d.outcome !== 'succeeded' && d.outcome !== 'failed') || !task.runs.some((r) => r.runId === d.runId)) return undefined;
       const runs = task.runs.map((r) => (r.runId === d.runId ? { ...r, status: d.outcome, reason: String(d.reason), detail: String(d.detail ?? ''), finishedAt: at } : r));
-      return withTask(state, { ...task, runs });
+      return withTask(state, { ...task, runs: trimmedRuns(runs) });
     }
   }
+}
+
+/**
+ * At most `MAX_RUNS_KEPT` runs: the oldest finished ones make room, never one still running. Its
+ * outcome is yet to be recorded and FinishTaskRun needs the run in the state (dropped, a long
+ * run overtaken by 20 quick ones never got its TaskRunFinished). More are kept only while more
+ * than that many are running.
+ */
+function trimmedRuns(runs: readonly TaskRun[]): readonly TaskRun[] {
+  let excess = runs.length - MAX_RUNS_KEPT;
+  if (excess <= 0) return runs;
+  return runs.filter((run) => {
+    if (excess === 0 || run.status === 'running') return true;
+    excess--;
+    return false;
+  });
 }
 
 function withTask(state: ScheduledTasksState, task: ScheduledTask): ScheduledTasksState {

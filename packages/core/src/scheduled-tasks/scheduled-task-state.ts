@@ -34,7 +34,7 @@ export interface ScheduledTask {
   readonly lastScheduledFor?: string;
   /** A one-time task whose slot has been run; setting a new schedule makes it pending again. */
   readonly completed: boolean;
-  /** The most recent runs, oldest first (at most `MAX_RUNS_KEPT`). */
+  /** The most recent runs, oldest first: at most `MAX_RUNS_KEPT`, but never dropping one still running. */
   readonly runs: readonly TaskRun[];
 }
 
@@ -45,7 +45,7 @@ export interface ScheduledTasksState {
   readonly skippedEvents: number;
 }
 
-/** Runs remembered per task in the state; the stream keeps them all. */
+/** Runs remembered per task in the state (more only while more are running); the stream keeps them all. */
 export const MAX_RUNS_KEPT = 20;
 
 export const initialScheduledTasksState: ScheduledTasksState = { tasks: new Map(), skippedEvents: 0 };

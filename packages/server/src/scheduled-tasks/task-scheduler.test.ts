@@ -301,4 +301,20 @@ describe('TaskScheduler.tick', () => {
     await expect(server.service.runNow('task-1')).rejects.toMatchObject({ code: 'scheduler_not_ready' });
     expect(await server.service.startScheduledRun('task-1', new Date('2026-03-02T09:00:00Z'), false)).toBeUndefined();
   });
+
+  it('a long run overtaken by 20 quick runs of its task still gets its outcome recorded', async () => {
+    const server = new Server(new InMemoryEventStore(), '2026-03-01T00:00:00Z', 'UTC');
+    await server.schedule({ type: 'daily', hour: 9, minute: 0 });
+    let release!: () => void;
+    server.launcher.answer = () => new Promise((resolve) => (release = () => resolve({ reason: 'completed', detail: 'done at last' })));
+    const long = await server.service.runNow('task-1');
+    server.launcher.answer = async () => ({ reason: 'completed', detail: 'quick' });
+    for (let i = 0; i < 20; i++) await server.service.runNow('task-1');
+    release();
+    await server.service.whenIdle();
+    const finished = (await server.store.readStream(SCHEDULED_TASKS_STREAM_ID)).filter((e) => e.type === 'TaskRunFinished').map((e) => (e.data as { runId: string }).runId);
+    expect(finished).toHaveLength(21);
+    expect(finished).toContain(long.runId);
+    expect(server.logs.filter((line) => line.startsWith('warn'))).toEqual([]);
+  });
 });
