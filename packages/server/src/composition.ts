@@ -98,6 +98,7 @@ export function composeRuntime(options: RuntimeOptions): Runtime {
     launcher,
     // The `timezone` setting (set_config), else ONECLAW_TIMEZONE / the system zone.
     timeZone: () => configServices.settings.timeZone(),
+    refreshTimeZone: () => configServices.settings.refresh(),
     redact: (text) => redactor.redactText(text),
     log: log('scheduled-tasks'),
   });

@@ -26,6 +26,13 @@ export interface ScheduledTaskServiceOptions {
   readonly launcher: TaskRunLauncher;
   /** The IANA zone schedules are read in, asked for at each use (the setting may change while running). */
   readonly timeZone: () => string;
+  /**
+   * Brings `timeZone` up to date with the store: the `timezone` setting lives in the config
+   * stream, read at start concurrently with the scheduler's start (Nest runs one module's
+   * bootstrap hooks together) and changed by other replicas. The scheduler awaits it before each
+   * tick (`currentTimeZone`). Without it, `timeZone` is taken as it is.
+   */
+  readonly refreshTimeZone?: () => Promise<void>;
   readonly now?: () => Date;
   readonly newTaskId?: () => string;
   /** Scrubs secrets from error text before it is recorded. */
@@ -234,6 +241,15 @@ export class ScheduledTaskService {
       }
     }
     return finished;
+  }
+
+  /**
+   * The zone as the store has it now, for the scheduler's ticks. A read that fails rejects: a
+   * tick that cannot tell the zone starts nothing, and the next one looks back to the last that did.
+   */
+  async currentTimeZone(): Promise<string> {
+    await this.options.refreshTimeZone?.();
+    return this.timeZone();
   }
 
   /** When the task runs next by itself, from now. */

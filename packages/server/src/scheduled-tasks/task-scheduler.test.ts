@@ -317,4 +317,44 @@ describe('TaskScheduler.tick', () => {
     expect(finished).toContain(long.runId);
     expect(server.logs.filter((line) => line.startsWith('warn'))).toEqual([]);
   });
+
+  it('reads the zone fresh at each tick: the setting changed elsewhere applies at the next tick; a tick that cannot read it starts nothing, and the next catches up', async () => {
+    const store = new InMemoryEventStore();
+    let clock = new Date('2026-03-01T00:00:00Z');
+    // The setting as the store has it, and as this server last read it.
+    let stored = 'UTC';
+    let read = 'UTC';
+    let storeDown = false;
+    const launcher = new RecordingLauncher();
+    const service = new ScheduledTaskService({
+      store,
+      launcher,
+      timeZone: () => read,
+      refreshTimeZone: async () => {
+        if (storeDown) throw new Error('the config stream cannot be read');
+        read = stored;
+      },
+      now: () => clock,
+      newTaskId: () => 'task-1',
+    });
+    service.start();
+    const scheduler = new TaskScheduler({ service, now: () => clock });
+    await service.schedule({ name: 'Briefing', prompt: 'Run Briefing.', schedule: { type: 'daily', hour: 9, minute: 0 } });
+    await scheduler.start({ timer: false });
+    const tickAt = async (at: string) => {
+      clock = new Date(at);
+      const started = await scheduler.tick(clock);
+      await service.whenIdle();
+      return started.map((r) => r.sessionId);
+    };
+
+    // Another replica sets Tokyo: 09:00 there is 00:00Z.
+    stored = 'Asia/Tokyo';
+    expect(await tickAt('2026-03-02T00:01:00Z')).toEqual(['task-1-20260302T0000Z']);
+    storeDown = true;
+    clock = new Date('2026-03-03T00:01:00Z');
+    await expect(scheduler.tick(clock)).rejects.toThrow('the config stream cannot be read');
+    storeDown = false;
+    expect(await tickAt('2026-03-03T00:02:00Z')).toEqual(['task-1-20260303T0000Z']);
+  });
 });

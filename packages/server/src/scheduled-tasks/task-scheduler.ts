@@ -78,7 +78,9 @@ export class TaskScheduler {
     const startedAt = this.startedAt ?? now;
     const from = this.watermark ?? now;
     const { state } = await this.options.service.repository.load();
-    const zone = this.options.service.timeZone();
+    // Read fresh: at start the config stream may still be loading (the first tick would use the
+    // default zone), and another replica may have changed the setting since the last tick.
+    const zone = await this.options.service.currentTimeZone();
     const started: StartedRun[] = [];
     for (const task of state.tasks.values()) {
       let slot: Date | undefined;
