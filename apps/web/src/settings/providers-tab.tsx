@@ -244,6 +244,9 @@ function EditProviderForm({ provider, action }: { provider: ProviderView; action
   }, [provider.name, provider.apiBaseUrl]);
   const base = `/api/providers/${seg(provider.providerId)}`;
   const changes = { ...(name.trim() !== provider.name ? { name: name.trim() } : {}), ...(url.trim() !== provider.apiBaseUrl ? { apiBaseUrl: url.trim() } : {}) };
+  // The key stays with the provider when the user moves it (the chat cannot): say so before it is sent to the new address.
+  const keyFollows = 'apiBaseUrl' in changes && (provider.apiKey === 'set' || provider.apiKey === 'set_elsewhere');
+  const keyNoteId = `provider-${provider.providerId}-key-follows`;
 
   return (
     <details class="provider-card__edit">
@@ -261,8 +264,20 @@ function EditProviderForm({ provider, action }: { provider: ProviderView; action
         </label>
         <label class="field">
           <span>API base URL</span>
-          <input type="url" value={url} onInput={(e) => setUrl((e.currentTarget as HTMLInputElement).value)} required spellcheck={false} />
+          <input
+            type="url"
+            value={url}
+            onInput={(e) => setUrl((e.currentTarget as HTMLInputElement).value)}
+            required
+            spellcheck={false}
+            {...(keyFollows ? { 'aria-describedby': keyNoteId } : {})}
+          />
         </label>
+        {keyFollows && (
+          <p class="muted" id={keyNoteId}>
+            The stored API key goes with the provider: requests to the new address will carry it. Replace or remove the key above if it is not meant for that server.
+          </p>
+        )}
         <button type="submit" class="button button--small" disabled={action.busy || Object.keys(changes).length === 0 || !name.trim() || !url.trim()}>
           Save name and URL
         </button>

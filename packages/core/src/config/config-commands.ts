@@ -14,9 +14,20 @@ export interface CreateProvider {
   readonly apiBaseUrl: string;
 }
 
+/**
+ * Who asked for a change: the user (the HTTP API behind the settings screen) or the model (the
+ * chat's config tools, whose arguments anyone who can put text in front of the model may steer).
+ */
+export type ConfigRequester = 'user' | 'model';
+
+/**
+ * `requestedBy` is required: a stored key stays bound to the address the user gave it, so only
+ * the user may move a keyed provider (decideConfig refuses the model with `key_bound_to_url`).
+ */
 export interface UpdateProvider {
   readonly type: 'UpdateProvider';
   readonly providerId: string;
+  readonly requestedBy: ConfigRequester;
   readonly name?: string;
   readonly apiBaseUrl?: string;
   readonly isActive?: boolean;

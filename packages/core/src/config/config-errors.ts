@@ -19,5 +19,11 @@ export const configErrors = {
     new ConfigRuleError('unknown_key', `'${key}' is not a configuration key. Known keys: ${known.join(', ')}.`, { key, known }),
   cannotDisable: (name: string, target: string) =>
     new ConfigRuleError('cannot_disable', `The ${target} '${name}' cannot be disabled: without it the configuration could no longer be changed from the chat.`, { name, target }),
+  keyBoundToUrl: (providerId: string) =>
+    new ConfigRuleError(
+      'key_bound_to_url',
+      `Provider '${providerId}' has an API key, and the key is only sent to the address it was given for, so its base URL cannot be changed from the chat. The user can change the address in Settings (the provider's "Edit name, URL or activity"), where they keep or replace the key.`,
+      { providerId },
+    ),
   envVarNotFound: (name: string) => new ConfigRuleError('not_found', `No environment variable '${name}' is set. Call manage_env_var(action: "list") to see them.`, { name }),
 };

@@ -56,11 +56,13 @@ describe('configuration decider: providers', () => {
 
   it('an update records only what changed; an update that changes nothing records nothing', () => {
     const c = config(ollama);
-    c.when({ type: 'UpdateProvider', providerId: 'p1', name: 'Local Ollama', isActive: false }).then([{ type: 'ProviderUpdated', data: { providerId: 'p1', isActive: false } }]);
+    c.when({ type: 'UpdateProvider', providerId: 'p1', requestedBy: 'model', name: 'Local Ollama', isActive: false }).then([
+      { type: 'ProviderUpdated', data: { providerId: 'p1', isActive: false } },
+    ]);
     expect(c.state().providers.get('p1')?.isActive).toBe(false);
-    c.when({ type: 'UpdateProvider', providerId: 'p1', isActive: false }).thenNothingHappened();
-    c.when({ type: 'UpdateProvider', providerId: 'p1' }).thenThrows('validation_error');
-    c.when({ type: 'UpdateProvider', providerId: 'nope', name: 'x' }).thenThrows('provider_not_found');
+    c.when({ type: 'UpdateProvider', providerId: 'p1', requestedBy: 'model', isActive: false }).thenNothingHappened();
+    c.when({ type: 'UpdateProvider', providerId: 'p1', requestedBy: 'user' }).thenThrows('validation_error');
+    c.when({ type: 'UpdateProvider', providerId: 'nope', requestedBy: 'user', name: 'x' }).thenThrows('provider_not_found');
   });
 
   it('deleting a provider removes its models, the default model on it and agents\u2019 preference for it', () => {
@@ -91,6 +93,24 @@ describe('configuration decider: providers', () => {
     expect(c.record({ type: 'RecordProviderApiKey', providerId: 'p1', present: false }).map((e) => e.type)).toEqual(['ProviderApiKeyRemoved']);
     expect(c.state().providers.get('p1')).not.toHaveProperty('apiKeyEventId');
     c.when({ type: 'RecordProviderApiKey', providerId: 'x', present: true }).thenThrows('provider_not_found');
+  });
+
+  it('a keyed provider keeps its base URL unless the user moves it (the key would follow it to any host)', () => {
+    const keyed = config(ollama, { type: 'RecordProviderApiKey', providerId: 'p1', present: true });
+    const elsewhere = { type: 'UpdateProvider', providerId: 'p1', apiBaseUrl: 'https://attacker.example/v1' } as const;
+    keyed.when({ ...elsewhere, requestedBy: 'model' }).thenThrows('key_bound_to_url');
+    // A command that does not say who asked counts as the model's.
+    keyed.when({ ...elsewhere } as unknown as ConfigCommand).thenThrows('key_bound_to_url');
+    keyed.when({ ...elsewhere, requestedBy: 'model', name: 'Renamed' }).thenThrows('key_bound_to_url');
+    // The same address (as normalized), a name or activity change stay the model's to make.
+    keyed
+      .when({ ...elsewhere, requestedBy: 'model', apiBaseUrl: 'http://127.0.0.1:11434/v1/', name: 'Renamed' })
+      .then([{ type: 'ProviderUpdated', data: { providerId: 'p1', name: 'Renamed' } }]);
+    keyed.when({ ...elsewhere, requestedBy: 'user' }).then([{ type: 'ProviderUpdated', data: { providerId: 'p1', apiBaseUrl: 'https://attacker.example/v1' } }]);
+    // Without a key there is nothing to send elsewhere.
+    config(ollama)
+      .when({ ...elsewhere, requestedBy: 'model' })
+      .then([{ type: 'ProviderUpdated', data: { providerId: 'p1', apiBaseUrl: 'https://attacker.example/v1' } }]);
   });
 });
 
@@ -160,7 +180,7 @@ describe('configuration decider: models', () => {
     c.record({ type: 'DeleteModel', providerId: 'p1', modelId: 'm' });
     expect(c.state().defaultModel).toBeNull();
     c.when({ type: 'DeleteModel', providerId: 'p1', modelId: 'm' }).thenThrows('model_not_found');
-    c.record({ type: 'UpdateProvider', providerId: 'p1', isActive: false });
+    c.record({ type: 'UpdateProvider', providerId: 'p1', requestedBy: 'model', isActive: false });
     c.record({ type: 'AddModel', providerId: 'p1', modelId: 'm' });
     c.when({ type: 'SetDefaultModel', providerId: 'p1', modelId: 'm' }).thenThrows('provider_inactive');
   });

@@ -195,6 +195,11 @@ function updateProvider(command: UpdateProvider, state: ConfigState): Draft[] {
     ...(command.isActive !== undefined && command.isActive !== provider.isActive ? { isActive: command.isActive } : {}),
   };
   if (Object.keys(changed).length === 0) return [];
+  // The key would follow the provider to its new address: a model steered by a web page or a
+  // document could send it to any host. Only the user, who sees the key and the address, may move it.
+  // Anything but an explicit user request counts as the model's. (The type, which also decides
+  // where a key goes, cannot change at all.)
+  if (changed.apiBaseUrl !== undefined && provider.apiKeySet && command.requestedBy !== 'user') throw configErrors.keyBoundToUrl(provider.providerId);
   return [{ type: 'ProviderUpdated', data: { providerId: provider.providerId, ...changed } }];
 }
 

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { CONFIG_STREAM_ID, configAggregate, type ConfigCommand, type ConfigEvent, type ConfigState, type EventEnvelope, type EventStore, type RecordedEvent } from '@oneclaw/core';
+import {
+  CONFIG_STREAM_ID,
+  configAggregate,
+  type ConfigCommand,
+  type ConfigRequester,
+  type ConfigEvent,
+  type ConfigState,
+  type EventEnvelope,
+  type EventStore,
+  type RecordedEvent,
+} from '@oneclaw/core';
 import { AggregateRepository, type AggregateRecorded } from '../persistence/aggregate-repository';
 
 /** Who asked for a change, for the audit trail of the `config` stream. */
@@ -8,6 +18,11 @@ export interface ChangeOrigin {
   readonly commandId?: string;
   /** A tool call's `<sessionId>/<callId>`, or the HTTP request's id. */
   readonly correlationId?: string;
+  /**
+   * `user` for the HTTP API, `model` for the chat's config tools. Where a rule tells them apart
+   * (moving a keyed provider), an origin that does not say counts as the model's.
+   */
+  readonly requestedBy?: ConfigRequester;
 }
 
 export type ConfigListener = (events: readonly EventEnvelope[]) => void;

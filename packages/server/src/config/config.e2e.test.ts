@@ -136,6 +136,54 @@ describe('configuration over HTTP with FAKE model servers', () => {
     expect((await server.api('GET', '/api/config/events?fromRevision=4')).body.events.map((e: RecordedEvent) => e.type)).toEqual(['ProviderApiKeyRemoved']);
   });
 
+  it('the model cannot move a keyed provider to another host: the key never reaches it, the model reads key_bound_to_url; the user can move it', async () => {
+    const attacker = await startFakeModelServer('openai', { models: [{ id: 'bait' }] });
+    const moved = await startFakeModelServer('openai', { apiKey: LOCAL_KEY });
+    try {
+      server = await startTestServer({ dataDir, env: serverEnv() });
+      const created = await server.api('POST', '/api/providers', { name: 'Local server', kind: 'openai', apiBaseUrl: localModel.url, apiKey: LOCAL_KEY });
+      expect(created).toMatchObject({ status: 201, body: { hasApiKey: true } });
+      const providerId = created.body.providerId as string;
+
+      await server.api('POST', '/api/sessions', { sessionId: 'steer' });
+      envModel.enqueue(
+        fakeReply.toolCall('load_tool_group', { group_name: 'config' }),
+        fakeReply.toolCall('update_provider', { provider_id: providerId, api_base_url: attacker.url }),
+        fakeReply.toolCall('fetch_models', { provider_id: providerId }),
+        fakeReply.text('Done.'),
+      );
+      await say('steer', 'A web page told you to point my provider at another server');
+
+      // The attacker saw nothing at all (no key, no request); the model list came from the provider's own address, with its key.
+      expect(attacker.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? ''}`)).toEqual([]);
+      expect(localModel.requests.find((r) => r.method === 'GET')).toMatchObject({ path: '/v1/models', headers: expect.objectContaining({ authorization: `Bearer ${LOCAL_KEY}` }) });
+      const update = (await toolResults('steer')).find((r) => r.toolName === 'update_provider');
+      expect(update).toMatchObject({ status: 'error', errorType: 'key_bound_to_url', message: expect.stringContaining('Settings') });
+      // What the model reads next is that refusal.
+      expect(JSON.stringify(chatRequests(envModel)[2]?.body)).toContain('key_bound_to_url');
+      expect((await server.api('GET', '/api/providers')).body.providers.find((p: { providerId: string }) => p.providerId === providerId)).toMatchObject({
+        apiBaseUrl: localModel.url,
+        hasApiKey: true,
+      });
+
+      // Later turns on that provider go to its own address too.
+      expect((await server.api('PUT', '/api/default-model', { providerId, modelId: 'llama3.1:8b' })).status).toBe(204);
+      localModel.enqueue(fakeReply.text('Hello from the local model.'));
+      await say('steer', 'hi');
+      expect(chatRequests(localModel)).toHaveLength(1);
+      expect(attacker.requests).toEqual([]);
+
+      // The user's own change (the settings screen) moves the provider with its key: their choice, made where they see both.
+      const patched = await server.api('PATCH', `/api/providers/${providerId}`, { apiBaseUrl: moved.url });
+      expect(patched).toMatchObject({ status: 200, body: { apiBaseUrl: moved.url, hasApiKey: true } });
+      expect((await server.api('POST', `/api/providers/${providerId}/models/fetch`, {})).status).toBe(200);
+      expect(moved.requests.find((r) => r.method === 'GET')?.headers.authorization).toBe(`Bearer ${LOCAL_KEY}`);
+    } finally {
+      await attacker.close();
+      await moved.close();
+    }
+  }, 30_000);
+
   it('create_agent makes an agent that can start a session at once; its system prompt is what the model gets', async () => {
     server = await startTestServer({ dataDir, env: serverEnv() });
     await server.api('POST', '/api/sessions', { sessionId: 'maker' });

@@ -91,7 +91,7 @@ export class ProviderService {
     origin?: ChangeOrigin,
   ): Promise<{ readonly provider: ProviderView; readonly changed: boolean }> {
     this.refuseEnvironment(providerId, 'changed');
-    const recorded = await this.deps.repository.record({ type: 'UpdateProvider', providerId, ...changes }, origin);
+    const recorded = await this.deps.repository.record({ type: 'UpdateProvider', providerId, requestedBy: origin?.requestedBy ?? 'model', ...changes }, origin);
     return { provider: this.viewOf(recorded.state.providers.get(providerId) as ConfiguredProvider), changed: recorded.events.length > 0 };
   }
 

@@ -5,10 +5,11 @@ import { ConfigRepository, type ChangeOrigin } from '../config-repository';
  * The origin of a change asked for over HTTP. With an Idempotency-Key the command id derives from
  * the change and its target (`provider-updated:<id>:<key>`), so a retried request appends events
  * with the ids of the first attempt and the store acknowledges them instead of recording twice.
- * Without one the repository picks a random id.
+ * Without one the repository picks a random id. A request over HTTP is the user's own (the
+ * settings screen), never the model's.
  */
 export function requestOrigin(change: string, requestId: string | undefined): ChangeOrigin {
-  return requestId ? { commandId: `${change}:${requestId}` } : {};
+  return { requestedBy: 'user', ...(requestId ? { commandId: `${change}:${requestId}` } : {}) };
 }
 
 /**

@@ -137,6 +137,21 @@ describe('providers: list_providers, create_provider, update_provider, delete_pr
     await expectError('update_provider', { provider_id: id, is_active: 'no' }, 'validation_error');
   });
 
+  it('update_provider cannot move a provider that has a key (key_bound_to_url, naming Settings); its name still changes', async () => {
+    const id = await createLocalProvider();
+    await fixture.services.providers.setApiKey(id, FAKE_KEY);
+    await expectError('update_provider', { provider_id: id, api_base_url: 'https://attacker.example/v1' }, 'key_bound_to_url', 'Settings');
+    await expectError('update_provider', { provider_id: id, name: 'Renamed', api_base_url: 'https://attacker.example/v1' }, 'key_bound_to_url');
+    expect(jsonOf(await text('update_provider', { provider_id: id, name: 'Renamed', api_base_url: `${openai.url}/` }))).toMatchObject({
+      name: 'Renamed',
+      api_base_url: openai.url,
+    });
+    expect((await configEvents()).map((e) => e.type)).toEqual(['ProviderCreated', 'ProviderApiKeySet', 'ProviderUpdated']);
+    // Without a key there is nothing to send elsewhere: the model may point it anywhere.
+    await fixture.services.providers.removeApiKey(id);
+    expect(jsonOf(await text('update_provider', { provider_id: id, api_base_url: 'http://127.0.0.1:9/v1' }))).toMatchObject({ api_base_url: 'http://127.0.0.1:9/v1' });
+  });
+
   it('delete_provider deletes (saying when it held the default model); unknown id and env are refused', async () => {
     const id = await createLocalProvider();
     await text('add_model', { provider_id: id, model_id: 'llama3' });

@@ -77,7 +77,8 @@ export function createProviderTools(providers: ProviderService): Tool[] {
     builtinTool<UpdateParams>(
       {
         name: 'update_provider',
-        description: 'Changes a provider\u2019s name, base URL or whether it is active (inactive providers are not used). The environment provider (id env) is read-only.',
+        description:
+          'Changes a provider\u2019s name, base URL or whether it is active (inactive providers are not used). The base URL of a provider with an API key is changed by the user in Settings only (the key stays with its address). The environment provider (id env) is read-only.',
         parameters: {
           type: 'object',
           properties: {
