@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InMemoryEventStore, OneClawError, type AppendResult } from '@oneclaw/core';
+import { HeldAppendsStore, settle } from '../testing/held-appends-store';
 import { configFixture, type ConfigFixture } from './config.fixture';
 import { SECRETS_FILE } from './secret-store';
 
@@ -60,6 +61,28 @@ describe('EnvVarService (manage_env_var): values write-only, never in events', (
     await expect(fixture.services.envVars.set('TOKEN', VALUE)).rejects.toMatchObject({ code: 'storage_unavailable' });
     expect(readFileSync(path.join(fixture.dataDir, SECRETS_FILE), 'utf8')).not.toContain(VALUE);
     expect(fixture.services.envVars.toolEnv()).toEqual({});
+  });
+
+  it('a DELETE decided while a PUT of the same variable is under way does not take the PUT\u2019s new value with it', async () => {
+    const store = new HeldAppendsStore();
+    fixture = configFixture({ store });
+    const { envVars } = fixture.services;
+    await envVars.set('TOKEN', 'first-value-0001');
+    const deleteAppend = store.holdNext();
+    const setAppend = store.holdNext();
+    // The delete is decided and on its way to the store when the PUT comes in; the PUT goes as far as it can.
+    const deleting = envVars.delete('TOKEN');
+    await deleteAppend.reached;
+    const setting = envVars.set('TOKEN', 'second-value-0002');
+    await settle();
+    deleteAppend.release();
+    await deleting;
+    setAppend.release();
+    await setting;
+    // The PUT came last: the stream says set, and this server has the value it set.
+    expect((await store.readStream('config')).map((e) => e.type)).toEqual(['EnvVarSet', 'EnvVarDeleted', 'EnvVarSet']);
+    expect(await envVars.list()).toEqual([{ name: 'TOKEN', source: 'configuration', valueAvailable: true }]);
+    expect(envVars.toolEnv()).toEqual({ TOKEN: 'second-value-0002' });
   });
 
   it('on another replica a variable set elsewhere is listed without a value; a stale local value is not handed to tools', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { configErrors, type ConfigState } from '@oneclaw/core';
 import type { SecretRedactor } from '../security/secret-redactor';
 import { ConfigRepository, type ChangeOrigin } from './config-repository';
+import { PerKeyQueue } from '../persistence/per-key-queue';
 import type { SecretStore } from './secret-store';
 
 /** A value longer than this is refused (it is a variable, not a file). */
@@ -25,6 +26,9 @@ export interface EnvVarView {
  * write-only: they are handed to tools and to the redactor, never back to the model.
  */
 export class EnvVarService {
+  /** Changes of one variable, one at a time: each writes the secret file and the stream (persistence/per-key-queue.ts). */
+  private readonly changes = new PerKeyQueue();
+
   constructor(
     private readonly repository: ConfigRepository,
     private readonly secrets: SecretStore,
@@ -64,25 +68,29 @@ export class EnvVarService {
     if (value.length > MAX_ENV_VALUE_CHARS) throw configErrors.invalid(`value is too long: at most ${MAX_ENV_VALUE_CHARS} characters.`);
     this.redactor.add(value);
     const commandId = origin.commandId ?? randomUUID();
-    const previous = this.secrets.envVar(name);
-    this.secrets.setEnvVar(name, { value, eventId: ConfigRepository.firstEventId(commandId) });
-    try {
-      await this.repository.record({ type: 'SetEnvVar', name }, { ...origin, commandId });
-    } catch (error) {
-      this.secrets.setEnvVar(name, previous);
-      throw error;
-    }
+    await this.changes.run(name, async () => {
+      const previous = this.secrets.envVar(name);
+      this.secrets.setEnvVar(name, { value, eventId: ConfigRepository.firstEventId(commandId) });
+      try {
+        await this.repository.record({ type: 'SetEnvVar', name }, { ...origin, commandId });
+      } catch (error) {
+        this.secrets.setEnvVar(name, previous);
+        throw error;
+      }
+    });
     return { overridesEnvironment: name in this.environment };
   }
 
   /** Removes a variable set here; one from the server's environment can only be removed there. */
   async delete(name: string, origin?: ChangeOrigin): Promise<{ readonly environmentValueRemains: boolean }> {
-    const state = await this.repository.load();
-    if (!state.envVars.has(name) && name in this.environment) {
-      throw configErrors.readOnly(`'${name}' comes from the server's environment (ONECLAW_ENV_${name}),`, 'so it can only be removed there (then restart the server).', { name });
-    }
-    await this.repository.record({ type: 'DeleteEnvVar', name }, origin);
-    if (this.secrets.envVar(name)) this.secrets.setEnvVar(name, undefined);
+    await this.changes.run(name, async () => {
+      const state = await this.repository.load();
+      if (!state.envVars.has(name) && name in this.environment) {
+        throw configErrors.readOnly(`'${name}' comes from the server's environment (ONECLAW_ENV_${name}),`, 'so it can only be removed there (then restart the server).', { name });
+      }
+      await this.repository.record({ type: 'DeleteEnvVar', name }, origin);
+      if (this.secrets.envVar(name)) this.secrets.setEnvVar(name, undefined);
+    });
     return { environmentValueRemains: name in this.environment };
   }
 

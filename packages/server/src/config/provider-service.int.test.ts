@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { HeldAppendsStore, settle } from '../testing/held-appends-store';
 import { configFixture, type ConfigFixture } from './config.fixture';
 import { SECRETS_FILE } from './secret-store';
 
@@ -75,6 +76,28 @@ describe('ProviderService', () => {
     await expect(fixture.services.providers.setApiKey(providerId, 'has spaces in it')).rejects.toMatchObject({ code: 'validation_error' });
     await expect(fixture.services.providers.setApiKey('nope', KEY)).rejects.toMatchObject({ code: 'provider_not_found' });
     expect((await fixture.store.readStream('config')).map((e) => e.type)).toEqual(['ProviderCreated']);
+  });
+
+  it('a key removal decided while a new key is being stored does not take the new key with it', async () => {
+    const store = new HeldAppendsStore();
+    fixture = configFixture({ store });
+    const { providers } = fixture.services;
+    const { providerId } = await providers.create({ name: 'P', kind: 'openai', apiBaseUrl: 'http://127.0.0.1:1/v1' });
+    await providers.setApiKey(providerId, 'sk-first-key-0001');
+    const removeAppend = store.holdNext();
+    const setAppend = store.holdNext();
+    // The removal is decided and on its way to the store when the new key comes in; storing it goes as far as it can.
+    const removing = providers.removeApiKey(providerId);
+    await removeAppend.reached;
+    const setting = providers.setApiKey(providerId, KEY);
+    await settle();
+    removeAppend.release();
+    await removing;
+    setAppend.release();
+    await setting;
+    expect((await store.readStream('config')).map((e) => e.type)).toEqual(['ProviderCreated', 'ProviderApiKeySet', 'ProviderApiKeyRemoved', 'ProviderApiKeySet']);
+    expect((await providers.list()).providers[0]?.apiKey).toBe('set');
+    expect(providers.usable(await fixture.services.repository.load(), providerId)?.apiKey).toBe(KEY);
   });
 
   it('another replica sees that a key was set but does not have it (set_elsewhere); a stale local key is not used', async () => {

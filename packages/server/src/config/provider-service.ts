@@ -16,6 +16,7 @@ import { ProviderError } from '@oneclaw/model-providers';
 import type { SecretRedactor } from '../security/secret-redactor';
 import { ConfigRepository, type ChangeOrigin } from './config-repository';
 import { configuredConnection, DEFAULT_BASE_URLS, KEY_VARIABLES, type EnvironmentProvider, type ProviderConnection } from './provider-connection';
+import { PerKeyQueue } from '../persistence/per-key-queue';
 import { fetchProviderModels, type ModelListFetcher } from './provider-model-list';
 import type { SecretStore } from './secret-store';
 
@@ -49,6 +50,8 @@ const API_KEY_CHARS = /^[\x21-\x7e]+$/;
  */
 export class ProviderService {
   private readonly fetchModelList: ModelListFetcher;
+  /** Changes of one provider's key, one at a time: each writes the secret file and the stream (persistence/per-key-queue.ts). */
+  private readonly keyChanges = new PerKeyQueue();
 
   constructor(private readonly deps: ProviderServiceDeps) {
     this.fetchModelList = deps.fetchModels ?? fetchProviderModels;
@@ -98,10 +101,12 @@ export class ProviderService {
   /** Also forgets the provider's key on this server. */
   async delete(providerId: string, origin?: ChangeOrigin): Promise<{ readonly wasDefault: boolean }> {
     this.refuseEnvironment(providerId, 'deleted');
-    const before = await this.deps.repository.load();
-    await this.deps.repository.record({ type: 'DeleteProvider', providerId }, origin);
-    if (this.deps.secrets.providerApiKey(providerId)) this.deps.secrets.setProviderApiKey(providerId, undefined);
-    return { wasDefault: before.defaultModel?.providerId === providerId };
+    return this.keyChanges.run(providerId, async () => {
+      const before = await this.deps.repository.load();
+      await this.deps.repository.record({ type: 'DeleteProvider', providerId }, origin);
+      if (this.deps.secrets.providerApiKey(providerId)) this.deps.secrets.setProviderApiKey(providerId, undefined);
+      return { wasDefault: before.defaultModel?.providerId === providerId };
+    });
   }
 
   async models(providerId: string): Promise<readonly ModelView[]> {
@@ -183,23 +188,27 @@ export class ProviderService {
       throw configErrors.invalid(`An API key is 1 to ${MAX_API_KEY_CHARS} visible ASCII characters without spaces.`);
     }
     this.deps.redactor.add(apiKey);
-    const state = await this.deps.repository.load();
-    this.requireProvider(state, providerId);
     const commandId = origin.commandId ?? randomUUID();
-    const previous = this.deps.secrets.providerApiKey(providerId);
-    this.deps.secrets.setProviderApiKey(providerId, { value: apiKey, eventId: ConfigRepository.firstEventId(commandId) });
-    try {
-      await this.deps.repository.record({ type: 'RecordProviderApiKey', providerId, present: true }, { ...origin, commandId });
-    } catch (error) {
-      this.deps.secrets.setProviderApiKey(providerId, previous);
-      throw error;
-    }
+    await this.keyChanges.run(providerId, async () => {
+      const state = await this.deps.repository.load();
+      this.requireProvider(state, providerId);
+      const previous = this.deps.secrets.providerApiKey(providerId);
+      this.deps.secrets.setProviderApiKey(providerId, { value: apiKey, eventId: ConfigRepository.firstEventId(commandId) });
+      try {
+        await this.deps.repository.record({ type: 'RecordProviderApiKey', providerId, present: true }, { ...origin, commandId });
+      } catch (error) {
+        this.deps.secrets.setProviderApiKey(providerId, previous);
+        throw error;
+      }
+    });
   }
 
   async removeApiKey(providerId: string, origin?: ChangeOrigin): Promise<void> {
     this.refuseEnvironment(providerId, 'changed');
-    await this.deps.repository.record({ type: 'RecordProviderApiKey', providerId, present: false }, origin);
-    if (this.deps.secrets.providerApiKey(providerId)) this.deps.secrets.setProviderApiKey(providerId, undefined);
+    await this.keyChanges.run(providerId, async () => {
+      await this.deps.repository.record({ type: 'RecordProviderApiKey', providerId, present: false }, origin);
+      if (this.deps.secrets.providerApiKey(providerId)) this.deps.secrets.setProviderApiKey(providerId, undefined);
+    });
   }
 
   /** The provider ready to call, or undefined when it does not exist or is inactive. */
