@@ -16,6 +16,7 @@ import {
   type SessionState,
   type ToolCatalogue,
 } from '@oneclaw/core';
+import { PerKeyQueue } from '../persistence/per-key-queue';
 import type { SessionCheckpoints } from './session-checkpoints';
 import { measureState, type StateSize } from './session-state-size';
 
@@ -86,8 +87,8 @@ export interface SessionCacheStats {
  */
 export class SessionRepository {
   private readonly cache = new Map<string, SessionSnapshot>();
-  /** Per session, the tail of the queue of writes: this server writes one command at a time per session. */
-  private readonly writing = new Map<string, Promise<unknown>>();
+  /** This server writes one command at a time per session. */
+  private readonly writing = new PerKeyQueue();
   /** Size of each cached state, in the same order as `cache`. */
   private readonly sizes = new Map<string, StateSize>();
   private cachedBytes = 0;
@@ -144,15 +145,7 @@ export class SessionRepository {
    * very state they were decided on (not deciding twice), else decided again.
    */
   recordAll(sessionId: string, steps: readonly StagedCommand[], decided?: DecidedOn): Promise<Recorded> {
-    const previous = this.writing.get(sessionId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.recordNow(sessionId, steps, decided));
-    this.writing.set(sessionId, next);
-    void next
-      .finally(() => {
-        if (this.writing.get(sessionId) === next) this.writing.delete(sessionId);
-      })
-      .catch(() => undefined);
-    return next;
+    return this.writing.run(sessionId, () => this.recordNow(sessionId, steps, decided));
   }
 
   /**
