@@ -85,6 +85,23 @@ describe('EnvVarService (manage_env_var): values write-only, never in events', (
     expect(envVars.toolEnv()).toEqual({ TOKEN: 'second-value-0002' });
   });
 
+  it('a late retry of a set or a delete (same command id) that a newer set has overtaken leaves the newer value in use', async () => {
+    fixture = configFixture();
+    const { envVars } = fixture.services;
+    await envVars.set('TOKEN', 'old-value-0001', { commandId: 'k1' });
+    await envVars.set('TOKEN', 'new-value-0002', { commandId: 'k2' });
+    await envVars.set('TOKEN', 'old-value-0001', { commandId: 'k1' });
+    expect((await fixture.store.readStream('config')).map((e) => e.type)).toEqual(['EnvVarSet', 'EnvVarSet']);
+    expect(await envVars.list()).toEqual([{ name: 'TOKEN', source: 'configuration', valueAvailable: true }]);
+    expect(envVars.toolEnv()).toEqual({ TOKEN: 'new-value-0002' });
+
+    await envVars.delete('TOKEN', { commandId: 'd1' });
+    await envVars.set('TOKEN', 'newest-value-0003', { commandId: 'k3' });
+    await envVars.delete('TOKEN', { commandId: 'd1' });
+    expect((await fixture.store.readStream('config')).map((e) => e.type)).toEqual(['EnvVarSet', 'EnvVarSet', 'EnvVarDeleted', 'EnvVarSet']);
+    expect(envVars.toolEnv()).toEqual({ TOKEN: 'newest-value-0003' });
+  });
+
   it('on another replica a variable set elsewhere is listed without a value; a stale local value is not handed to tools', async () => {
     fixture = configFixture();
     const replica = fixture.replica();

@@ -68,15 +68,19 @@ export class EnvVarService {
     if (value.length > MAX_ENV_VALUE_CHARS) throw configErrors.invalid(`value is too long: at most ${MAX_ENV_VALUE_CHARS} characters.`);
     this.redactor.add(value);
     const commandId = origin.commandId ?? randomUUID();
+    const eventId = ConfigRepository.firstEventId(commandId);
     await this.changes.run(name, async () => {
       const previous = this.secrets.envVar(name);
-      this.secrets.setEnvVar(name, { value, eventId: ConfigRepository.firstEventId(commandId) });
+      this.secrets.setEnvVar(name, { value, eventId });
+      let recorded: ConfigState;
       try {
-        await this.repository.record({ type: 'SetEnvVar', name }, { ...origin, commandId });
+        recorded = (await this.repository.record({ type: 'SetEnvVar', name }, { ...origin, commandId })).state;
       } catch (error) {
         this.secrets.setEnvVar(name, previous);
         throw error;
       }
+      // A retry of a setting replaced since appends nothing (the store acknowledges the first attempt's event): the newer value stays.
+      if (recorded.envVars.get(name) !== eventId) this.secrets.setEnvVar(name, previous);
     });
     return { overridesEnvironment: name in this.environment };
   }
@@ -88,8 +92,9 @@ export class EnvVarService {
       if (!state.envVars.has(name) && name in this.environment) {
         throw configErrors.readOnly(`'${name}' comes from the server's environment (ONECLAW_ENV_${name}),`, 'so it can only be removed there (then restart the server).', { name });
       }
-      await this.repository.record({ type: 'DeleteEnvVar', name }, origin);
-      if (this.secrets.envVar(name)) this.secrets.setEnvVar(name, undefined);
+      const recorded = await this.repository.record({ type: 'DeleteEnvVar', name }, origin);
+      // Only a value the stream no longer names: a retried delete that a later set overtook appends nothing, and that set's value stays.
+      if (this.secrets.envVar(name) && !this.isCurrent(recorded.state, name)) this.secrets.setEnvVar(name, undefined);
     });
     return { environmentValueRemains: name in this.environment };
   }
@@ -105,7 +110,11 @@ export class EnvVarService {
 
   /** The stored value when it is the one the latest EnvVarSet recorded (else it is stale or absent). */
   private valueOf(state: ConfigState, name: string): string | undefined {
+    return this.isCurrent(state, name) ? this.secrets.envVar(name)?.value : undefined;
+  }
+
+  private isCurrent(state: ConfigState, name: string): boolean {
     const stored = this.secrets.envVar(name);
-    return stored && stored.eventId === state.envVars.get(name) ? stored.value : undefined;
+    return stored !== undefined && stored.eventId === state.envVars.get(name);
   }
 }

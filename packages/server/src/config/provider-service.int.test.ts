@@ -100,6 +100,30 @@ describe('ProviderService', () => {
     expect(providers.usable(await fixture.services.repository.load(), providerId)?.apiKey).toBe(KEY);
   });
 
+  it('a late retry of storing or removing a key (same command id) that a newer key has overtaken leaves the newer key in use', async () => {
+    fixture = configFixture();
+    const { providers } = fixture.services;
+    const { providerId } = await providers.create({ name: 'P', kind: 'openai', apiBaseUrl: 'http://127.0.0.1:1/v1' });
+    const keyInUse = async () => providers.usable(await fixture.services.repository.load(), providerId)?.apiKey;
+    await providers.setApiKey(providerId, 'sk-old-key-0001', { commandId: 'k1' });
+    await providers.setApiKey(providerId, KEY, { commandId: 'k2' });
+    await providers.setApiKey(providerId, 'sk-old-key-0001', { commandId: 'k1' });
+    expect((await providers.list()).providers[0]?.apiKey).toBe('set');
+    expect(await keyInUse()).toBe(KEY);
+
+    await providers.removeApiKey(providerId, { commandId: 'r1' });
+    await providers.setApiKey(providerId, 'sk-newest-key-0003', { commandId: 'k3' });
+    await providers.removeApiKey(providerId, { commandId: 'r1' });
+    expect((await fixture.store.readStream('config')).map((e) => e.type)).toEqual([
+      'ProviderCreated',
+      'ProviderApiKeySet',
+      'ProviderApiKeySet',
+      'ProviderApiKeyRemoved',
+      'ProviderApiKeySet',
+    ]);
+    expect(await keyInUse()).toBe('sk-newest-key-0003');
+  });
+
   it('another replica sees that a key was set but does not have it (set_elsewhere); a stale local key is not used', async () => {
     fixture = configFixture();
     const replica = fixture.replica();

@@ -189,25 +189,31 @@ export class ProviderService {
     }
     this.deps.redactor.add(apiKey);
     const commandId = origin.commandId ?? randomUUID();
+    const eventId = ConfigRepository.firstEventId(commandId);
     await this.keyChanges.run(providerId, async () => {
       const state = await this.deps.repository.load();
       this.requireProvider(state, providerId);
       const previous = this.deps.secrets.providerApiKey(providerId);
-      this.deps.secrets.setProviderApiKey(providerId, { value: apiKey, eventId: ConfigRepository.firstEventId(commandId) });
+      this.deps.secrets.setProviderApiKey(providerId, { value: apiKey, eventId });
+      let recorded: ConfigState;
       try {
-        await this.deps.repository.record({ type: 'RecordProviderApiKey', providerId, present: true }, { ...origin, commandId });
+        recorded = (await this.deps.repository.record({ type: 'RecordProviderApiKey', providerId, present: true }, { ...origin, commandId })).state;
       } catch (error) {
         this.deps.secrets.setProviderApiKey(providerId, previous);
         throw error;
       }
+      // A retry of a key replaced since appends nothing (the store acknowledges the first attempt's event): the newer key stays.
+      if (recorded.providers.get(providerId)?.apiKeyEventId !== eventId) this.deps.secrets.setProviderApiKey(providerId, previous);
     });
   }
 
   async removeApiKey(providerId: string, origin?: ChangeOrigin): Promise<void> {
     this.refuseEnvironment(providerId, 'changed');
     await this.keyChanges.run(providerId, async () => {
-      await this.deps.repository.record({ type: 'RecordProviderApiKey', providerId, present: false }, origin);
-      if (this.deps.secrets.providerApiKey(providerId)) this.deps.secrets.setProviderApiKey(providerId, undefined);
+      const recorded = await this.deps.repository.record({ type: 'RecordProviderApiKey', providerId, present: false }, origin);
+      // Only a key the stream no longer names: a retried removal that a later key overtook appends nothing, and that key stays.
+      const stored = this.deps.secrets.providerApiKey(providerId);
+      if (stored && stored.eventId !== recorded.state.providers.get(providerId)?.apiKeyEventId) this.deps.secrets.setProviderApiKey(providerId, undefined);
     });
   }
 

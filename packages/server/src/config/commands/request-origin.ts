@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@oneclaw/core';
+import type { ConfigState, RecordedEvent } from '@oneclaw/core';
 import { ConfigRepository, type ChangeOrigin } from '../config-repository';
 
 /**
@@ -21,4 +21,17 @@ export async function recordedEarlier(repository: ConfigRepository, origin: Chan
   if (!origin.commandId) return undefined;
   const eventId = ConfigRepository.firstEventId(origin.commandId);
   return (await repository.history()).find((event) => event.metadata.eventId === eventId);
+}
+
+/**
+ * True when an earlier attempt of this change landed and a later change has replaced what it set
+ * (`current` reads, from the state now, the id of the event behind the setting). A late retry of
+ * storing a secret then answers as its first attempt did and leaves the secret store alone:
+ * storing its old value again would break the newer setting. A retry whose setting is still the
+ * current one goes on: storing the same value again mends a first attempt whose append landed but
+ * answered an error (the value was taken back then).
+ */
+export async function replacedSince(repository: ConfigRepository, origin: ChangeOrigin, current: (state: ConfigState) => string | undefined): Promise<boolean> {
+  const earlier = await recordedEarlier(repository, origin);
+  return earlier !== undefined && current(await repository.load()) !== earlier.metadata.eventId;
 }

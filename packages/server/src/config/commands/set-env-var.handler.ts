@@ -1,5 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ConfigServices } from '../config-services';
+import { replacedSince, requestOrigin } from './request-origin';
 import { SetEnvVarCommand } from './set-env-var.command';
 
 @CommandHandler(SetEnvVarCommand)
@@ -7,6 +8,10 @@ export class SetEnvVarHandler implements ICommandHandler<SetEnvVarCommand> {
   constructor(private readonly config: ConfigServices) {}
 
   async execute(command: SetEnvVarCommand): Promise<void> {
-    await this.config.envVars.set(command.name, command.value, command.requestId ? { commandId: `env-var:${command.name}:${command.requestId}` } : {});
+    const { name } = command;
+    const origin = requestOrigin(`env-var:${name}`, command.requestId);
+    // A late retry must not put back a value replaced since (PUT old, PUT new, PUT old again).
+    if (await replacedSince(this.config.repository, origin, (state) => state.envVars.get(name))) return;
+    await this.config.envVars.set(name, command.value, origin);
   }
 }
