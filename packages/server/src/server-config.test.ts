@@ -57,3 +57,14 @@ describe('loadServerConfig: the session cache bound (docs/memory.md)', () => {
     expect(() => loadServerConfig({ ONECLAW_SESSION_CACHE_BYTES: '32MB' })).toThrow('ONECLAW_SESSION_CACHE_BYTES=32MB is not valid');
   });
 });
+
+describe('loadServerConfig: tool environment variables (ONECLAW_ENV_*)', () => {
+  it('a name that objects inherit (__proto__, constructor) is a variable like any other, and its value a secret', () => {
+    const config = loadServerConfig({ ONECLAW_ENV___proto__: 'proto-value-0001', ONECLAW_ENV_constructor: 'constructor-value-0002', ONECLAW_ENV_: 'ignored' });
+    expect(Object.entries(config.toolEnv)).toEqual([
+      ['__proto__', 'proto-value-0001'],
+      ['constructor', 'constructor-value-0002'],
+    ]);
+    expect(secretsOf(config)).toEqual(expect.arrayContaining(['proto-value-0001', 'constructor-value-0002']));
+  });
+});

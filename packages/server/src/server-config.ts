@@ -253,7 +253,8 @@ function googleFrom(env: NodeJS.ProcessEnv): GoogleConfig | undefined {
 const TOOL_ENV_PREFIX = 'ONECLAW_ENV_';
 
 function toolEnvFrom(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: ONECLAW_ENV___proto__ is then a variable like any other, not a setter that drops it.
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(env)) {
     if (name.startsWith(TOOL_ENV_PREFIX) && name.length > TOOL_ENV_PREFIX.length && value) out[name.slice(TOOL_ENV_PREFIX.length)] = value;
   }

@@ -314,6 +314,18 @@ describe('isolation and ambient authority (SBX)', () => {
     expectError(big, 'sandbox_limit', /out of memory/, 'memory');
   });
 
+  it('env keys named like Object.prototype members (__proto__, constructor) reach the guest as own keys', async () => {
+    const env: Record<string, string> = Object.create(null) as Record<string, string>;
+    env['__proto__'] = 'proto-secret-value';
+    env['constructor'] = 'constructor-secret-value';
+    const outcome = await run(
+      'function execute(p) { return { keys: Object.keys(p._env), own: Object.prototype.hasOwnProperty.call(p._env, "__proto__"), type: typeof p._env["__proto__"] }; }',
+      'execute',
+      { env },
+    );
+    expect(JSON.parse(resultOf(outcome))).toEqual({ keys: ['__proto__', 'constructor'], own: true, type: 'string' });
+  });
+
   it('SBX-11 there is no timer bridge, so a timer flood cannot start', async () => {
     expect(resultOf(await run('function execute() { return [typeof setTimeout, typeof setInterval, typeof queueMicrotask].join(","); }'))).toBe('undefined,undefined,undefined');
   });

@@ -39,6 +39,29 @@ describe('EnvVarService (manage_env_var): values write-only, never in events', (
     await expect(envVars.delete('OTHER')).rejects.toMatchObject({ code: 'read_only', message: expect.stringContaining('ONECLAW_ENV_OTHER') });
   });
 
+  it('names that objects inherit (__proto__, constructor, toString, valueOf, hasOwnProperty) are variables like any other', async () => {
+    const names = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf'];
+    fixture = configFixture({ env: { ONECLAW_ENV___proto__: 'env-proto-value-0000' } });
+    const { envVars } = fixture.services;
+    expect(Object.entries(envVars.toolEnv())).toEqual([['__proto__', 'env-proto-value-0000']]);
+    // Never set here, and not in the environment: not_found, not read_only.
+    await expect(envVars.delete('valueOf')).rejects.toMatchObject({ code: 'not_found' });
+    for (const name of names) expect(await envVars.set(name, `value-of-${name}`)).toEqual({ overridesEnvironment: name === '__proto__' });
+    expect(await envVars.list()).toEqual(
+      names.map((name) => ({ name, source: 'configuration', valueAvailable: true, ...(name === '__proto__' ? { overridesEnvironment: true } : {}) })),
+    );
+    const env = envVars.toolEnv();
+    expect(names.map((name) => [name, Object.hasOwn(env, name) ? env[name] : 'missing'])).toEqual(names.map((name) => [name, `value-of-${name}`]));
+    expect(await envVars.delete('constructor')).toEqual({ environmentValueRemains: false });
+    expect(await envVars.delete('__proto__')).toEqual({ environmentValueRemains: true });
+    expect(Object.entries(envVars.toolEnv()).sort()).toEqual([
+      ['__proto__', 'env-proto-value-0000'],
+      ['hasOwnProperty', 'value-of-hasOwnProperty'],
+      ['toString', 'value-of-toString'],
+      ['valueOf', 'value-of-valueOf'],
+    ]);
+  });
+
   it('bad names and values are refused and nothing is kept', async () => {
     fixture = configFixture();
     const { envVars } = fixture.services;

@@ -39,6 +39,7 @@ export class EnvVarService {
 
   /** What tools get as `_env` now (from the cached configuration; the agent loop catches up at each turn). */
   toolEnv(): Readonly<Record<string, string>> {
+    // Spreading defines own properties, so a variable named `__proto__` arrives as one.
     return { ...this.environment, ...this.configured(this.repository.cached) };
   }
 
@@ -50,7 +51,7 @@ export class EnvVarService {
         name,
         source: 'configuration',
         valueAvailable: this.valueOf(state, name) !== undefined,
-        ...(name in this.environment ? { overridesEnvironment: true } : {}),
+        ...(this.inEnvironment(name) ? { overridesEnvironment: true } : {}),
       });
     }
     for (const name of Object.keys(this.environment).sort()) {
@@ -82,25 +83,34 @@ export class EnvVarService {
       // A retry of a setting replaced since appends nothing (the store acknowledges the first attempt's event): the newer value stays.
       if (recorded.envVars.get(name) !== eventId) this.secrets.setEnvVar(name, previous);
     });
-    return { overridesEnvironment: name in this.environment };
+    return { overridesEnvironment: this.inEnvironment(name) };
   }
 
   /** Removes a variable set here; one from the server's environment can only be removed there. */
   async delete(name: string, origin?: ChangeOrigin): Promise<{ readonly environmentValueRemains: boolean }> {
     await this.changes.run(name, async () => {
       const state = await this.repository.load();
-      if (!state.envVars.has(name) && name in this.environment) {
+      if (!state.envVars.has(name) && this.inEnvironment(name)) {
         throw configErrors.readOnly(`'${name}' comes from the server's environment (ONECLAW_ENV_${name}),`, 'so it can only be removed there (then restart the server).', { name });
       }
       const recorded = await this.repository.record({ type: 'DeleteEnvVar', name }, origin);
       // Only a value the stream no longer names: a retried delete that a later set overtook appends nothing, and that set's value stays.
       if (this.secrets.envVar(name) && !this.isCurrent(recorded.state, name)) this.secrets.setEnvVar(name, undefined);
     });
-    return { environmentValueRemains: name in this.environment };
+    return { environmentValueRemains: this.inEnvironment(name) };
+  }
+
+  /**
+   * Own names only: a name such as `constructor` or `valueOf` is a variable like any other, not
+   * something every object inherits.
+   */
+  private inEnvironment(name: string): boolean {
+    return Object.hasOwn(this.environment, name);
   }
 
   private configured(state: ConfigState): Record<string, string> {
-    const out: Record<string, string> = {};
+    // No prototype: `__proto__` is then a key like any other instead of a setter that drops the value.
+    const out: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const name of state.envVars.keys()) {
       const value = this.valueOf(state, name);
       if (value !== undefined) out[name] = value;

@@ -49,6 +49,21 @@ describe('SecretStore (data/secrets.json)', () => {
     expect(SecretStore.open(dir).values()).toEqual([]);
   });
 
+  it('names that objects inherit (__proto__, toString) are entries like any other: absent until stored, kept across a reopen', () => {
+    const store = SecretStore.open(dir);
+    for (const name of ['__proto__', 'toString', 'constructor', 'valueOf', 'hasOwnProperty']) {
+      expect(store.envVar(name)).toBeUndefined();
+      expect(store.providerApiKey(name)).toBeUndefined();
+    }
+    store.setEnvVar('__proto__', { value: 'proto-value-0001', eventId: 'e1:0' });
+    store.setEnvVar('toString', { value: 'tostring-value-0002', eventId: 'e2:0' });
+    const reopened = SecretStore.open(dir);
+    expect(reopened.envVar('__proto__')).toEqual({ value: 'proto-value-0001', eventId: 'e1:0' });
+    expect(reopened.envVar('toString')).toEqual({ value: 'tostring-value-0002', eventId: 'e2:0' });
+    reopened.setEnvVar('__proto__', undefined);
+    expect(SecretStore.open(dir).values()).toEqual(['tostring-value-0002']);
+  });
+
   (posix ? it : it.skip)('narrows a file readable by others to 0600 and says so', () => {
     SecretStore.open(dir).setEnvVar('A', { value: 'value-aaaaaa', eventId: 'e:0' });
     const file = path.join(dir, SECRETS_FILE);

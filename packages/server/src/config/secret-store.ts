@@ -55,7 +55,7 @@ export class SecretStore {
   }
 
   providerApiKey(providerId: string): StoredSecret | undefined {
-    return this.data.providerApiKeys[providerId];
+    return ownEntry(this.data.providerApiKeys, providerId);
   }
 
   /** Stores the key, or removes it when `secret` is undefined. */
@@ -64,7 +64,7 @@ export class SecretStore {
   }
 
   envVar(name: string): StoredSecret | undefined {
-    return this.data.envVars[name];
+    return ownEntry(this.data.envVars, name);
   }
 
   /** Stores the value, or removes it when `secret` is undefined. */
@@ -113,6 +113,11 @@ function isSecretMap(value: unknown): value is Record<string, StoredSecret> {
     const secret = s as Partial<StoredSecret> | null;
     return secret !== null && typeof secret === 'object' && typeof secret.value === 'string' && typeof secret.eventId === 'string';
   });
+}
+
+/** Own entries only: `toString` or `__proto__` must not read what every object inherits. */
+function ownEntry(map: Record<string, StoredSecret>, key: string): StoredSecret | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
 function withEntry(map: Record<string, StoredSecret>, key: string, value: StoredSecret | undefined): Record<string, StoredSecret> {
