@@ -54,6 +54,21 @@ describe('reasonLabel', () => {
     expect(reasonLabel(gmail)).toBe('Group gmail, loaded at revision 4 by call call-1');
     expect(reasonLabel(pdf)).toBe('Group pdf, loaded at revision 9 by the user');
   });
+
+  it('says when the record does not explain a tool (a group unloaded mid-turn by an older server), in a bucket of its own', () => {
+    const unexplained: ToolReason = { kind: 'unexplained', groupName: 'config' };
+    expect(reasonLabel(unexplained)).toBe('Not explained by the record: tools of group config, which was not loaded');
+    const buckets = toolsByReason({
+      tools: [
+        { name: 'read_file', reason: { kind: 'core' } },
+        { name: 'set_model', reason: unexplained },
+      ],
+    });
+    expect(buckets.map((b) => [b.key, b.toolNames])).toEqual([
+      ['core', ['read_file']],
+      ['unexplained:config', ['set_model']],
+    ]);
+  });
 });
 
 describe('timelineOf', () => {

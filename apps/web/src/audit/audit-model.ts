@@ -13,7 +13,7 @@ export type RawEvent = StoredEvent;
 
 /** The tools of one request that are there for the same reason, in the order they were sent. */
 export interface ToolBucket {
-  /** Stable across renders: `core`, or `group:<name>@<revision>`. */
+  /** Stable across renders: `core`, `unexplained:<name>`, or `group:<name>@<revision>`. */
   readonly key: string;
   readonly reason: ToolReason;
   readonly toolNames: readonly string[];
@@ -37,12 +37,15 @@ export function toolsByReason(request: Pick<AuditModelRequest, 'tools'>): ToolBu
 /** "Core tools" or "Group gmail, loaded at revision 4 by call c1" / "... by the user". */
 export function reasonLabel(reason: ToolReason): string {
   if (reason.kind === 'core') return 'Core tools';
+  // Only streams from before a user's unload was refused mid-turn: the turn sent tools of a group it no longer had.
+  if (reason.kind === 'unexplained') return `Not explained by the record: tools of group ${reason.groupName}, which was not loaded`;
   const by = reason.source.kind === 'user' ? 'by the user' : `by call ${reason.source.callId}`;
   return `Group ${reason.groupName}, loaded at revision ${reason.loadedAtRevision} ${by}`;
 }
 
 function reasonKey(reason: ToolReason): string {
-  return reason.kind === 'core' ? 'core' : `group:${reason.groupName}@${reason.loadedAtRevision}`;
+  if (reason.kind === 'core') return 'core';
+  return reason.kind === 'unexplained' ? `unexplained:${reason.groupName}` : `group:${reason.groupName}@${reason.loadedAtRevision}`;
 }
 
 /** One row of the timeline: the audit's line and, when the stream has it, the raw event. */

@@ -168,6 +168,7 @@ function ChatSession({ sessionId }: { sessionId: string }) {
           groups={groups.data}
           onLoad={(name) => store.loadGroup(name)}
           onUnload={(name) => store.unloadGroup(name)}
+          busy={running || state.busyElsewhere}
         />
         {state.actionError && (
           <div class="error chat__action-error" role="alert">

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '../api/api-error';
 import type { StreamEvent } from '../api/client';
 import type { SessionView, StoredEvent } from '@oneclaw/api-contract';
-import { BUSY_ELSEWHERE_REFUSAL, ChatSessionStore, chatStoreFor, type ChatApi } from './chat-store';
+import { BUSY_ELSEWHERE_REFUSAL, BUSY_HERE_REFUSAL, ChatSessionStore, chatStoreFor, type ChatApi } from './chat-store';
 import { onSessionsChanged } from './sessions-changed';
 
 /** A stored event's metadata as the server records it. */
@@ -274,6 +274,21 @@ describe("a session's chat store", () => {
     await store.unloadGroup('x');
     await store.refresh();
     expect(store.getState().actionError?.code).toBe('group_not_loaded');
+  });
+
+  test("a group load or unload refused because this window's own reply runs says to wait for that reply, not for another window", async () => {
+    const api = new FakeApi();
+    const store = new ChatSessionStore(api, 's');
+    await store.refresh();
+    const sending = store.send('long job');
+    await until(() => api.streams.length === 1);
+    api.answers.set('POST /api/sessions/s/tool-groups', () => {
+      throw new ApiError(409, 'turn_in_progress', 'The session is still answering a message (turn t).');
+    });
+    await expect(store.loadGroup('pdf')).resolves.toBe(false);
+    expect(store.getState().actionError).toEqual({ code: 'turn_in_progress', detail: BUSY_HERE_REFUSAL });
+    api.streams[0]!.end();
+    await sending;
   });
 
   test('a rename shows its title at once, also while a turn streams (a re-read waits until it is over); a read that started before it is dropped', async () => {

@@ -305,9 +305,11 @@ export class ChatSessionStore {
       return true;
     } catch (error) {
       const problem = asActionError(error);
-      // Refused because another window's turn runs: say so in words, not the API's; the
+      // Refused because a turn runs: say so in words, not the API's. Another window's: the
       // re-read below shows that window's notice, and the next read after its turn drops this.
-      this.set({ actionError: problem.code === TURN_IN_PROGRESS ? { code: TURN_IN_PROGRESS, detail: BUSY_ELSEWHERE_REFUSAL } : problem });
+      // This window's own (a group changed while its reply streams): it is there to wait for.
+      const busy = this.state.turn !== 'none' ? BUSY_HERE_REFUSAL : BUSY_ELSEWHERE_REFUSAL;
+      this.set({ actionError: problem.code === TURN_IN_PROGRESS ? { code: TURN_IN_PROGRESS, detail: busy } : problem });
       // Whatever happened, show what the server now holds.
       await this.refresh();
       return false;
@@ -329,6 +331,8 @@ export class ChatSessionStore {
 const TURN_IN_PROGRESS = 'turn_in_progress';
 
 /** What a refused clear, load or unload says when another window's turn runs. */
+/** The same refusal while this window's own reply runs (the server keeps the tools a turn started with). */
+export const BUSY_HERE_REFUSAL = 'Not done: the session is answering your message. Try again when the reply is over, or cancel it.';
 export const BUSY_ELSEWHERE_REFUSAL = 'Not done: the session is answering a message sent from another window. Try again when that reply is over, or cancel it.';
 
 export function asActionError(error: unknown): ActionError {

@@ -13,8 +13,15 @@ export function GroupBar(props: {
   groups: readonly ToolGroupView[] | undefined;
   onLoad: (groupName: string) => Promise<boolean>;
   onUnload: (groupName: string) => Promise<boolean>;
+  /**
+   * A reply is running (here or in another window): the server refuses the user's load and
+   * unload until it ends (409 turn_in_progress), since that turn keeps the tools it started with.
+   */
+  busy?: boolean;
 }) {
   const { sessionId, loadedGroups, groups } = props;
+  const waiting = props.busy === true;
+  const waitNote = waiting ? 'Wait for the reply to finish' : undefined;
   const [adding, setAdding] = useState(false);
   const [choice, setChoice] = useState('');
   const [busy, setBusy] = useState<string | undefined>();
@@ -57,7 +64,7 @@ export function GroupBar(props: {
           {loadedGroups.map((name) => (
             <li key={name} class="chip group-chip" title={displayName(name)}>
               <span>{name}</span>
-              <button type="button" class="group-chip__remove" aria-label={`Unload ${name}`} disabled={busy === name} onClick={() => unload(name)}>
+              <button type="button" class="group-chip__remove" aria-label={`Unload ${name}`} disabled={busy === name || waiting} title={waitNote} onClick={() => unload(name)}>
                 <span aria-hidden="true">×</span>
               </button>
             </li>
@@ -84,7 +91,7 @@ export function GroupBar(props: {
                 ))}
               </select>
             </label>
-            <button type="submit" class="button button--primary button--small" disabled={busy !== undefined}>
+            <button type="submit" class="button button--primary button--small" disabled={busy !== undefined || waiting} title={waitNote}>
               Load group
             </button>
           </>

@@ -61,11 +61,12 @@ function realisticStream(): RecordedEvent[] {
     { type: 'RecordUserMessage', messageId: 'm7', text: 'and my files?' },
   );
   s.given(ask()); // #4 at rev 14: core + gmail + drive
-  s.given({ type: 'UnloadToolGroup', groupName: 'google_gmail' }); // rev 15
+  // Hand-built from here: written before the user's unload and load were refused mid-turn (m7's turn is open).
+  s.givenEvents({ type: 'ToolGroupUnloaded', data: { groupName: 'google_gmail' } }); // rev 15
   s.given(ask()); // #5 at rev 16: core + drive
   s.givenEvents({ type: 'SessionCleared', data: { reason: 'user' } }); // rev 17 (a hand-built stream: no TurnFinished before it)
   s.given(ask()); // #6 at rev 18: core only
-  s.given({ type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } }); // rev 19
+  s.givenEvents({ type: 'ToolGroupLoaded', data: { groupName: 'google_gmail', toolNames: GMAIL, source: { kind: 'user' } } }); // rev 19
   s.given(ask()); // #7 at rev 20: core + gmail, from the re-load
   return recorded(s.history());
 }
@@ -78,7 +79,7 @@ const gmailReloaded = { kind: 'group', groupName: 'google_gmail', loadedAtRevisi
 function reasons(request: AuditModelRequest): Record<string, Partial<AuditToolReason>> {
   return Object.fromEntries(
     request.tools.map((t) => {
-      if (t.reason.kind === 'core') return [t.name, t.reason];
+      if (t.reason.kind !== 'group') return [t.name, t.reason];
       const { loadEventId: _id, ...rest } = t.reason;
       return [t.name, rest];
     }),
@@ -255,6 +256,25 @@ describe('buildAuditTrail on odd streams', () => {
       `model request #4 anthropic/claude-sonnet-4-5: ${CORE.length} tools, 5 schema tokens`,
     ]);
     expect(withEffort.requests.map((r) => r.reasoningEffort)).toEqual([undefined, undefined, 'low', undefined]);
+  });
+
+  it('labels a tool the replayed state cannot explain "unexplained", never core: a request after a mid-turn unload (streams written before it was refused) that still lists the group', () => {
+    const s = sessionScenario(catalogue);
+    const CONFIG = catalogue.groupToolNames('config');
+    const request = (toolNames: readonly string[]): SessionCommand => ({ type: 'RecordModelRequest', provider: 'openai', model: 'gpt', toolNames, schemaTokens: 1 });
+    s.given(
+      { type: 'StartSession', sessionId: 's1', agentId: 'default' },
+      { type: 'LoadToolGroup', groupName: 'config', source: { kind: 'user' } },
+      { type: 'RecordUserMessage', messageId: 't1-user', text: 'run it', turnId: 't1' },
+      request([...CORE, ...CONFIG]),
+    );
+    // The unload landed mid-turn; the turn's next request still carried the tools it had decided on.
+    s.givenEvents({ type: 'ToolGroupUnloaded', data: { groupName: 'config' } });
+    s.given(request([...CORE, ...CONFIG]));
+    const [first, second] = buildAuditTrail(recorded(s.history())).requests;
+    expect(first?.tools.filter((t) => t.reason.kind === 'group')).toHaveLength(CONFIG.length);
+    expect(second?.loadedGroups).toEqual([]);
+    expect(reasons(second as AuditModelRequest)).toEqual({ ...expectAll(CORE, { kind: 'core' }), ...expectAll(CONFIG, { kind: 'unexplained', groupName: 'config' }) });
   });
 
   it('gives an empty trail for an empty stream', () => {

@@ -31,6 +31,15 @@ export interface AuditLoadedGroup {
 export type AuditToolReason =
   | { readonly kind: 'core' }
   | {
+      /**
+       * The stream does not explain it: a tool of `groupName` (as an earlier load of that group
+       * listed it), which was not loaded at this request. Streams written before a user's unload
+       * was refused mid-turn hold such requests: the turn sent the tools it had decided on.
+       */
+      readonly kind: 'unexplained';
+      readonly groupName: string;
+    }
+  | {
       readonly kind: 'group';
       readonly groupName: string;
       readonly loadedAtRevision: number;
@@ -86,6 +95,8 @@ const ARGUMENTS_LIMIT = 60;
  */
 export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
   const groups = new LoadedGroups();
+  /** Each tool a group load has listed so far, with that group: such a tool is never core. */
+  const groupOfTool = new Map<string, string>();
   const lines: AuditEventLine[] = [];
   const requests: AuditModelRequest[] = [];
   let sessionId: string | null = null;
@@ -113,6 +124,7 @@ export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
         line(messageSummary(event.data));
         break;
       case 'ToolGroupLoaded': {
+        for (const name of event.data.toolNames) groupOfTool.set(name, event.data.groupName);
         const added = groups.load(event, recorded.revision);
         const count = plural(event.data.toolNames.length, 'tool');
         line(`loaded group ${event.data.groupName} (${count}) ${sourceText(event.data.source)}${added ? '' : ' (already loaded: no effect)'}`);
@@ -142,7 +154,7 @@ export function buildAuditTrail(events: readonly RecordedEvent[]): AuditTrail {
           schemaTokens,
           ...(reasoningEffort ? { reasoningEffort } : {}),
           toolNames: [...toolNames],
-          tools: toolNames.map((name) => ({ name, reason: reasonFor(name, loadedGroups) })),
+          tools: toolNames.map((name) => ({ name, reason: reasonFor(name, loadedGroups, groupOfTool) })),
           loadedGroups,
         });
         const effort = reasoningEffort ? `, reasoning set to ${reasoningEffort}` : '';
@@ -237,12 +249,16 @@ class LoadedGroups {
 
 /**
  * The first group in load order that lists the tool, as the projection offers it (core first,
- * then groups in load order, duplicates dropped). A tool in no loaded group is core: the
- * projection offers nothing else.
+ * then groups in load order, duplicates dropped). A tool in no loaded group is core, the only
+ * other thing the projection offers, unless a group load earlier in the stream listed it: then
+ * the replayed state cannot explain it, and the audit says so rather than call it core.
  */
-function reasonFor(toolName: string, loadedGroups: readonly AuditLoadedGroup[]): AuditToolReason {
+function reasonFor(toolName: string, loadedGroups: readonly AuditLoadedGroup[], groupOfTool: ReadonlyMap<string, string>): AuditToolReason {
   const group = loadedGroups.find((g) => g.toolNames.includes(toolName));
-  if (!group) return { kind: 'core' };
+  if (!group) {
+    const groupName = groupOfTool.get(toolName);
+    return groupName === undefined ? { kind: 'core' } : { kind: 'unexplained', groupName };
+  }
   return {
     kind: 'group',
     groupName: group.groupName,

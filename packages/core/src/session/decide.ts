@@ -148,6 +148,11 @@ export function decideSession(command: SessionCommand, state: SessionState, ctx:
 
     case 'LoadToolGroup':
       requireText('groupName', command.groupName);
+      // The user's change waits for no turn, like a clear: a turn decides each round's tools on
+      // the state it recorded, so a load or unload landing mid-turn would not reach its next
+      // request, and the audit would explain that request from a state it was not built on.
+      // The model's own load (source tool_call) is the turn's and is recorded by it.
+      if (command.source.kind === 'user' && state.openTurn) throw sessionErrors.turnInProgress(state.openTurn.turnId);
       if (!ctx.catalogue.hasGroup(command.groupName)) {
         throw sessionErrors.groupNotFound(command.groupName, ctx.catalogue.groupNames());
       }
@@ -164,6 +169,8 @@ export function decideSession(command: SessionCommand, state: SessionState, ctx:
       ];
 
     case 'UnloadToolGroup':
+      // Only the user unloads, and never mid-turn (see LoadToolGroup).
+      if (state.openTurn) throw sessionErrors.turnInProgress(state.openTurn.turnId);
       if (!isGroupLoaded(state, command.groupName)) throw sessionErrors.groupNotLoaded(command.groupName);
       return [{ type: 'ToolGroupUnloaded', data: { groupName: command.groupName } }];
 

@@ -12,8 +12,8 @@ describe('evolve', () => {
   const history = sessionScenario(testCatalogue())
     .given(
       { type: 'StartSession', sessionId: 's', agentId: 'a' },
-      { type: 'RecordUserMessage', messageId: 'm1', text: 'hi' },
       { type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } },
+      { type: 'RecordUserMessage', messageId: 'm1', text: 'hi' },
       { type: 'RecordUserMessage', messageId: 'm2', text: 'again' },
     )
     .history();

@@ -45,6 +45,16 @@ describe('open turns in the session state', () => {
     expect(s.record({ type: 'ClearSession', reason: 'user' }).map((e) => e.type)).toEqual(['SessionCleared']);
   });
 
+  it("the user's load or unload while a turn is open is refused with turn_in_progress (the turn's next request would not carry it); the model's own load is the turn's and is recorded", () => {
+    const s = sessionScenario(catalogue).given(start, { type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } }, userOpens('t1'));
+    const refused = expect.objectContaining({ code: 'turn_in_progress', details: { turnId: 't1' } });
+    expect(() => s.record({ type: 'UnloadToolGroup', groupName: 'google_gmail' })).toThrow(refused);
+    expect(() => s.record({ type: 'LoadToolGroup', groupName: 'google_drive', source: { kind: 'user' } })).toThrow(refused);
+    expect(s.record({ type: 'LoadToolGroup', groupName: 'google_drive', source: { kind: 'tool_call', callId: 'c1' } }).map((e) => e.type)).toEqual(['ToolGroupLoaded']);
+    s.given(finished);
+    expect(s.record({ type: 'UnloadToolGroup', groupName: 'google_gmail' }).map((e) => e.type)).toEqual(['ToolGroupUnloaded']);
+  });
+
   it('a user message recorded before turns were tracked opens a turn named by its correlation id, with no host', () => {
     const s = sessionScenario(catalogue).given(start, { type: 'RecordUserMessage', messageId: 'm1', text: 'hi' });
     const [started, user] = s.history();

@@ -27,12 +27,12 @@ const reply = (messageId: string, text: string, inputTokens = 100): SessionComma
 function everything(): readonly SessionEvent[] {
   const s = sessionScenario(testCatalogue()).given(
     { type: 'StartSession', sessionId: 's', agentId: 'a' },
+    { type: 'LoadToolGroup', groupName: 'config', source: { kind: 'user' } },
     { type: 'RecordUserMessage', messageId: 't1-user', text: 'read this', turnId: 't1', host, attachments: [PDF] },
     { type: 'RecordModelRequest', provider: 'anthropic', model: 'claude', toolNames: ['load_tool_group'], schemaTokens: 10 },
     { type: 'RecordAssistantMessage', messageId: 't1-a1', text: '', toolCalls: [{ callId: 'c1', toolName: 'load_tool_group', arguments: { group_name: 'google_gmail' } }] },
     { type: 'RecordToolResult', messageId: 't1-r1', callId: 'c1', toolName: 'load_tool_group', durationMs: 1, status: 'success', result: 'ok' },
     { type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'tool_call', callId: 'c1' } },
-    { type: 'LoadToolGroup', groupName: 'config', source: { kind: 'user' } },
     reply('t1-a2', 'loaded', 900),
     done,
     { type: 'UnloadToolGroup', groupName: 'config' },

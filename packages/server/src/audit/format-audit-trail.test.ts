@@ -21,8 +21,8 @@ function sessionStream(): RecordedEvent[] {
     { type: 'RecordToolResult', messageId: 'm3', callId: 'c1', toolName: 'load_tool_group', durationMs: 3, status: 'success', result: 'ok' },
   );
   s.given(ask());
-  s.given({ type: 'LoadToolGroup', groupName: 'google_gmail', source: { kind: 'user' } });
-  // As recorded before a clear was refused mid-turn (the turn has no TurnFinished here).
+  // As recorded before a user's load and a clear were refused mid-turn (the turn has no TurnFinished here).
+  s.givenEvents({ type: 'ToolGroupLoaded', data: { groupName: 'google_gmail', toolNames: catalogue.groupToolNames('google_gmail'), source: { kind: 'user' } } });
   s.givenEvents({ type: 'SessionCleared', data: { reason: 'user' } });
   return s.history().map((e, i) => ({ ...e, streamId: 'session-s1', revision: i, position: i + 1 }));
 }
@@ -77,6 +77,17 @@ describe('formatAuditTrail', () => {
     expect(out.split('\n')[0]).toBe('session (no SessionStarted event): 2 events, 1 model request, 1 unreadable (skipped)');
     expect(out).toContain('Mystery         unreadable event (skipped)');
     expect(out).toContain('    model saw no tools');
+  });
+
+  it('names a tool the stream does not explain (a group unloaded mid-turn by an older server) as unexplained, not core', () => {
+    const at = (e: ReturnType<typeof testEvent>, i: number): RecordedEvent => ({ ...e, streamId: 'session-u', revision: i, position: i + 1 });
+    const stream = [
+      testEvent('l', { groupName: 'google_drive', toolNames: ['drive_list_files'], source: { kind: 'user' } }, 'ToolGroupLoaded'),
+      testEvent('u', { groupName: 'google_drive' }, 'ToolGroupUnloaded'),
+      testEvent('r', { provider: 'openai', model: 'm', toolNames: ['read_file', 'drive_list_files'], schemaTokens: 0 }, 'ModelRequested'),
+    ].map(at);
+    const out = formatAuditTrail(buildAuditTrail(stream));
+    expect(out).toContain('      read_file         core\n      drive_list_files  unexplained: a tool of group google_drive, which was not loaded\n');
   });
 
   it('prints a note for an empty trail', () => {

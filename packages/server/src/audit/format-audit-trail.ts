@@ -47,6 +47,7 @@ function requestBlock(request: AuditModelRequest): string[] {
 
 function reasonText(reason: AuditToolReason): string {
   if (reason.kind === 'core') return 'core';
+  if (reason.kind === 'unexplained') return `unexplained: a tool of group ${reason.groupName}, which was not loaded`;
   const by = reason.source.kind === 'user' ? 'by the user' : `by call ${reason.source.callId}`;
   return `group ${reason.groupName}, loaded at #${reason.loadedAtRevision} ${by}`;
 }

@@ -185,6 +185,45 @@ describe('S1 session management over HTTP (rename, delete as archive, search; FA
     expect((await eventsOf('clearing')).at(-1)?.type).toBe('SessionCleared');
   });
 
+  it("the user's unload or load while a turn runs is refused with 409 turn_in_progress and records nothing; the model's own load in that turn is recorded; each request carries what the record explains; then the unload works", async () => {
+    await start('ul');
+    expect((await server.api('POST', '/api/sessions/ul/tool-groups', { groupName: 'config' })).status).toBe(200);
+    const gate = fakeGate();
+    // The first reply is held, so the unload lands deterministically between the turn's two requests.
+    model.enqueue({ ...fakeReply.toolCall('load_tool_group', { group_name: 'google_gmail' }), waitFor: gate.opened }, fakeReply.text('done'));
+    const asked = model.requests.length;
+    const live = await openLiveSse(server, '/api/sessions/ul/messages', { text: 'Run it' });
+    await waitFor('the held model request', async () => ((await eventsOf('ul')).some((e) => e.type === 'ModelRequested') ? true : undefined));
+    const before = (await eventsOf('ul')).length;
+    expectProblem(await server.api('DELETE', '/api/sessions/ul/tool-groups/config'), 409, 'turn_in_progress');
+    expectProblem(await server.api('POST', '/api/sessions/ul/tool-groups', { groupName: 'pdf' }), 409, 'turn_in_progress');
+    expect(await eventsOf('ul')).toHaveLength(before);
+    gate.release();
+    expect((await live.end()).at(-1)?.data.reason).toBe('completed');
+
+    const events = await eventsOf('ul');
+    const loads = events.filter((e) => e.type === 'ToolGroupLoaded').map((e) => e.data as { groupName: string; source: { kind: string } });
+    expect(loads.map((d) => [d.groupName, d.source.kind])).toEqual([
+      ['config', 'user'],
+      ['google_gmail', 'tool_call'],
+    ]);
+    expect(events.some((e) => e.type === 'ToolGroupUnloaded')).toBe(false);
+    // What the model received is what was recorded, and replaying the stream explains every tool of it.
+    const recorded = events.filter((e) => e.type === 'ModelRequested').map((e) => (e.data as { toolNames: string[] }).toolNames);
+    const sent = model.requests.slice(asked).map((r) => (r.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name));
+    expect(sent).toEqual(recorded);
+    const audit = await server.api('GET', '/api/sessions/ul/audit');
+    const reasons = (audit.body.requests as { tools: { name: string; reason: { kind: string; groupName?: string } }[] }[]).map((r) =>
+      r.tools.filter((t) => t.reason.kind !== 'core').map((t) => t.reason.groupName),
+    );
+    expect(reasons.map((groups) => [...new Set(groups)])).toEqual([['config'], ['config', 'google_gmail']]);
+    expect(reasons[0]).toHaveLength(17);
+
+    const unloaded = await server.api('DELETE', '/api/sessions/ul/tool-groups/config');
+    expect(unloaded.status).toBe(200);
+    expect(unloaded.body.loadedGroups).toEqual(['google_gmail']);
+  });
+
   it('a new session starts with the agent asked for (SessionStarted.agentId); an unknown agent is refused', async () => {
     const created = await server.api('POST', '/api/agents', { name: 'Travel helper', systemPrompt: 'You plan trips.' });
     expect(created.status).toBe(201);
