@@ -12,7 +12,7 @@ import { supersedeFrom } from './supersede';
  * this file, session-state.ts, supersede.ts or the codec change, until their new fingerprint is
  * recorded there; that is the moment to decide whether to bump this.
  */
-export const SESSION_PROJECTION_VERSION = 1;
+export const SESSION_PROJECTION_VERSION = 2;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -24,6 +24,13 @@ interface Draft extends Mutable<Omit<SessionState, 'messages' | 'transcript' | '
   loadedGroups: LoadedGroup[];
   pendingToolCalls: Map<string, ToolCall>;
 }
+
+/**
+ * Drafts that hold a copy of `openedTurnIds` of their own, added to in place. A draft starts out
+ * sharing its state's set and copies it at the first turn it opens: a replay of n turns stays
+ * O(n), and a fold that opens no turn (most of them) copies nothing.
+ */
+const ownsOpenedTurnIds = new WeakSet<Draft>();
 
 function draftOf(state: SessionState): Draft {
   return {
@@ -96,6 +103,7 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       if (message.role === 'user') {
         draft.openTurn = openTurnOf(message, event.metadata);
         draft.lastTurnId = draft.openTurn.turnId;
+        noteOpenedTurn(draft, draft.openTurn.turnId);
         draft.lastUserMessage = {
           messageId: message.messageId,
           index: draft.messages.length - 1,
@@ -168,6 +176,7 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       supersedeFrom(draft, last.index + 1);
       draft.openTurn = { turnId: event.data.turnId, startedAt: at ?? '', ...(event.data.host ? { host: event.data.host } : {}), lastEventAt: at ?? '', rounds: 0 };
       draft.lastTurnId = event.data.turnId;
+      noteOpenedTurn(draft, event.data.turnId);
       return;
     }
     case 'UserMessageEdited': {
@@ -189,6 +198,15 @@ function apply(draft: Draft, envelope: EventEnvelope): void {
       draft.archivedAt ??= occurredAtOf(event.metadata) ?? '';
       return;
   }
+}
+
+function noteOpenedTurn(draft: Draft, turnId: string): void {
+  if (draft.openedTurnIds.has(turnId)) return;
+  if (!ownsOpenedTurnIds.has(draft)) {
+    draft.openedTurnIds = new Set(draft.openedTurnIds);
+    ownsOpenedTurnIds.add(draft);
+  }
+  (draft.openedTurnIds as Set<string>).add(turnId);
 }
 
 function openTurnOf(message: UserMessageData, metadata: EventMetadata | undefined): OpenTurn {

@@ -55,6 +55,16 @@ describe('open turns in the session state', () => {
     expect(s.record({ type: 'UnloadToolGroup', groupName: 'google_gmail' }).map((e) => e.type)).toEqual(['ToolGroupUnloaded']);
   });
 
+  it('openedTurnIds keeps every turn the stream opened (message, retry, edit), across a clear and later turns, without changing a state it was given', () => {
+    const s = sessionScenario(catalogue).given(start, userOpens('t1'), finished);
+    const before = s.state();
+    s.given({ type: 'ClearSession', reason: 'user' }, userOpens('t2'), finished, { type: 'RetryTurn', turnId: 't3', host }, finished);
+    s.given({ type: 'EditLastUserMessage', messageId: 't2-user', newMessageId: 't4-user', text: 'better', turnId: 't4', host }, finished);
+    expect([...s.state().openedTurnIds]).toEqual(['t1', 't2', 't3', 't4']);
+    expect([...before.openedTurnIds]).toEqual(['t1']);
+    expect(replay(s.history()).openedTurnIds).toEqual(s.state().openedTurnIds);
+  });
+
   it('a user message recorded before turns were tracked opens a turn named by its correlation id, with no host', () => {
     const s = sessionScenario(catalogue).given(start, { type: 'RecordUserMessage', messageId: 'm1', text: 'hi' });
     const [started, user] = s.history();

@@ -22,6 +22,8 @@ const PROJECTION_SOURCES = ['evolve.ts', 'session-state.ts', 'supersede.ts', 'se
  */
 const RECORDED: Readonly<Record<number, string>> = {
   1: 'e12c0d32ceb9b4bb',
+  // openedTurnIds: every turn the stream opened (a keyed request retried after a clear is known to have run).
+  2: '3e1e03c68b61fc93',
 };
 
 function fingerprint(): string {

@@ -21,6 +21,7 @@ interface EncodedSessionState {
   readonly supersededMessageIds: readonly string[];
   readonly lastUserMessage: LastUserMessage | null;
   readonly lastTurnId: string | null;
+  readonly openedTurnIds: readonly string[];
   readonly loadedGroups: readonly LoadedGroup[];
   readonly pendingToolCalls: readonly (readonly [string, ToolCall])[];
   readonly openTurn: OpenTurn | null;
@@ -46,6 +47,7 @@ export function encodeSessionState(state: SessionState): string {
     supersededMessageIds: state.supersededMessageIds,
     lastUserMessage: state.lastUserMessage,
     lastTurnId: state.lastTurnId,
+    openedTurnIds: [...state.openedTurnIds],
     loadedGroups: state.loadedGroups,
     pendingToolCalls: [...state.pendingToolCalls],
     openTurn: state.openTurn,
@@ -91,6 +93,7 @@ export function decodeSessionState(text: string): SessionState {
     supersededMessageIds: array(e.supersededMessageIds, 'supersededMessageIds').map((id) => string(id, 'supersededMessageIds[]')),
     lastUserMessage: objectOrNull(e.lastUserMessage, 'lastUserMessage') as LastUserMessage | null,
     lastTurnId: stringOrNull(e.lastTurnId, 'lastTurnId'),
+    openedTurnIds: new Set(array(e.openedTurnIds, 'openedTurnIds').map((id) => string(id, 'openedTurnIds[]'))),
     loadedGroups: array(e.loadedGroups, 'loadedGroups') as LoadedGroup[],
     pendingToolCalls: new Map(
       array(e.pendingToolCalls, 'pendingToolCalls').map((entry) => {

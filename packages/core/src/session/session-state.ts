@@ -64,8 +64,15 @@ export interface SessionState {
    */
   readonly supersededMessageIds: readonly string[];
   readonly lastUserMessage: LastUserMessage | null;
-  /** The turn opened last (by a user message or a retry), even if a clear came after: a retried request's turn id is found here. */
+  /** The turn opened last (by a user message or a retry), even if a clear came after. */
   readonly lastTurnId: string | null;
+  /**
+   * Every turn the stream has opened (by a user message, a retry or an edit), clears and later
+   * turns included: how a request retried with the same Idempotency-Key is known to have run
+   * (its turn id derives from the key), however much happened since. Only grows, by one short id
+   * a turn; shared between states until a fold adds to it (evolve.ts).
+   */
+  readonly openedTurnIds: ReadonlySet<string>;
   /** In load order, each group once. */
   readonly loadedGroups: readonly LoadedGroup[];
   /** Tool calls of the conversation that have no result yet, by call id. */
@@ -106,6 +113,7 @@ export const initialSessionState: SessionState = Object.freeze({
   supersededMessageIds: [],
   lastUserMessage: null,
   lastTurnId: null,
+  openedTurnIds: new Set<string>(),
   loadedGroups: [],
   pendingToolCalls: new Map(),
   openTurn: null,

@@ -69,7 +69,9 @@ describe('session snapshots through the repository, on a real SQLite file (F4, S
     const loaded = await new SessionRepository(store, testCatalogue(), undefined, reader).get('s');
     expect(loaded.state).toEqual(replay(events));
     expect(reader.stats).toMatchObject({ replayed: 1, ignored: 1 });
-    expect(logs.join('\n')).toMatch(/snapshot was not used \(version: snapshot version 2, projection version 1\); replayed 9 events/);
+    expect(logs.join('\n')).toContain(
+      `snapshot was not used (version: snapshot version ${SESSION_PROJECTION_VERSION + 1}, projection version ${SESSION_PROJECTION_VERSION}); replayed 9 events`,
+    );
     await reader.idle();
     expect(reader.stats.written).toBe(1);
     expect(await store.snapshotStore().read(sessionStreamId('s'), SESSION_PROJECTION)).toMatchObject({ version: SESSION_PROJECTION_VERSION, revision: 8 });

@@ -6,6 +6,8 @@ const MESSAGE_OVERHEAD_BYTES = 160;
 const STATE_OVERHEAD_BYTES = 1_000;
 /** An entry of `supersededMessageIds`, `loadedGroups` or `pendingToolCalls`. */
 const ENTRY_BYTES = 200;
+/** An entry of `openedTurnIds`: an id of 22 to 36 characters and its slot in the set. */
+export const TURN_ID_BYTES = 80;
 
 /** What a state was measured at; given back for the next state of the same session. */
 export interface StateSize {
@@ -32,6 +34,6 @@ export function measureState(state: SessionState, previous?: { readonly state: S
   let transcriptBytes = extends_ ? (previous?.size.transcriptBytes ?? 0) : 0;
   for (let i = extends_ ? before.length : 0; i < state.transcript.length; i++) transcriptBytes += MESSAGE_OVERHEAD_BYTES + JSON.stringify(state.transcript[i]).length;
   const entries = state.supersededMessageIds.length + state.loadedGroups.length + state.pendingToolCalls.size;
-  const bytes = STATE_OVERHEAD_BYTES + transcriptBytes + (state.summary?.text.length ?? 0) + entries * ENTRY_BYTES;
+  const bytes = STATE_OVERHEAD_BYTES + transcriptBytes + (state.summary?.text.length ?? 0) + entries * ENTRY_BYTES + state.openedTurnIds.size * TURN_ID_BYTES;
   return { transcriptBytes, bytes };
 }

@@ -236,4 +236,28 @@ describe('retry and edit of the last turn with a FAKE Anthropic model', () => {
     expect(ofType(await eventsOf(server, 'rules'), 'TurnRetried')).toHaveLength(1);
     expect(ofType(await eventsOf(server, 'rules'), 'UserMessageEdited')).toHaveLength(0);
   });
+
+  it('a request retried with its Idempotency-Key after a clear and newer turns answers 409 duplicate_request without calling the model (a message, and a /retry)', async () => {
+    await start('keyed');
+    const send = (text: string, key?: string) => server.api('POST', '/api/sessions/keyed/messages', { text }, key ? { 'idempotency-key': key } : {});
+    model.enqueue(fakeReply.text('Booked.'));
+    expect((await send('book the flight', 'K-1')).body).toMatchObject({ reason: 'completed', reply: 'Booked.' });
+    expect((await server.api('POST', '/api/sessions/keyed/clear', {})).status).toBe(200);
+    model.enqueue(fakeReply.text('Something.'), fakeReply.text('Something, again.'));
+    expect((await send('something else')).body).toMatchObject({ reason: 'completed' });
+    expect((await server.api('POST', '/api/sessions/keyed/retry', {}, { 'idempotency-key': 'R-1' })).body).toMatchObject({ reply: 'Something, again.' });
+    model.enqueue(fakeReply.text('Third.'));
+    expect((await send('third')).body).toMatchObject({ reason: 'completed' });
+    const asked = model.requests.length;
+    const recorded = (await eventsOf(server, 'keyed')).length;
+
+    // Identical replies queued: if the model were called, the reply would look like the original's.
+    model.enqueue(fakeReply.text('Booked.'), fakeReply.text('Something, again.'));
+    const again = await send('book the flight', 'K-1');
+    expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: 'duplicate_request' });
+    const retried = await server.api('POST', '/api/sessions/keyed/retry', {}, { 'idempotency-key': 'R-1' });
+    expect({ status: retried.status, code: retried.body.code }).toEqual({ status: 409, code: 'duplicate_request' });
+    expect(model.requests).toHaveLength(asked);
+    expect(await eventsOf(server, 'keyed')).toHaveLength(recorded);
+  });
 });

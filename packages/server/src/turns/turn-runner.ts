@@ -648,11 +648,13 @@ function openingCommand(request: TurnRequest, turnId: string, host: TurnHost): S
 }
 
 /**
- * A request with this turn id (from its Idempotency-Key) already ran: it is the latest turn, or
- * its message is in the conversation since the last clear (superseded by an edit or not).
+ * A request with this turn id (from its Idempotency-Key) already ran: the stream opened that turn,
+ * whatever came after it (a clear, newer turns). The projection keeps every opened turn id, so
+ * this costs no read (the latest turn and the conversation since the last clear were not enough:
+ * a retry after a clear ran the model again).
  */
 function turnAlreadyRan(state: SessionSnapshot['state'], turnId: string): boolean {
-  return state.lastTurnId === turnId || state.transcript.some((m) => m.messageId === `${turnId}-user`);
+  return state.openedTurnIds.has(turnId);
 }
 
 /** Runs one compaction and reports it to the turn's observer (the SSE stream). */
