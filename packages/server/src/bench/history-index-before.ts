@@ -62,7 +62,8 @@ export class MiniSearchHistoryIndex {
 
   private apply(event: RecordedEvent): void {
     const read = historyEventOf(event);
-    if (read === null) return;
+    // The baseline as it was: it never dropped a deleted session.
+    if (read === null || read.type === 'archived') return;
     if (read.type === 'cleared') {
       this.clearedAt.set(read.sessionId, event.position);
       return;

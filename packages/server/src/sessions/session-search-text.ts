@@ -50,8 +50,6 @@ interface Statements {
   readonly remove: Database.Statement<[string]>;
 }
 
-const STREAM_PREFIX = 'session-';
-
 /**
  * What the session list searches in each session's messages: their text lower-cased, on one
  * line, capped so that a long session costs no more than a short one. It keeps the start of the
@@ -177,9 +175,8 @@ export class SessionSearchTexts implements SearchTexts {
     const changed = new Map<string, KeptText | null>();
     for (const event of events) {
       // The list matches what the session shows: the conversation since the last clear; a deleted session not at all.
-      if (event.type === 'SessionArchived' && event.streamId.startsWith(STREAM_PREFIX)) changed.set(event.streamId.slice(STREAM_PREFIX.length), null);
       const said = historyEventOf(event);
-      if (said?.type === 'cleared') changed.set(said.sessionId, null);
+      if (said?.type === 'cleared' || said?.type === 'archived') changed.set(said.sessionId, null);
       if (said?.type !== 'message') continue;
       const kept = changed.has(said.sessionId) ? changed.get(said.sessionId) : read.get(said.sessionId);
       changed.set(said.sessionId, appendSearchText(kept ?? { head: '', tail: '' }, said.text));

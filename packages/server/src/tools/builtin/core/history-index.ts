@@ -79,6 +79,11 @@ export class HistoryIndex {
   private stopped = false;
   /** Per session, the position of its last SessionCleared: what comes after is the live conversation. */
   private readonly clearedAt = new Map<string, number>();
+  /**
+   * Sessions deleted (SessionArchived): their rows are removed, and what they still record (the
+   * rest of a turn that was running) is not indexed. A deleted session is gone for the user.
+   */
+  private readonly archived = new Set<string>();
   private memoryVersion: string | undefined;
   private readonly pause: CachePause;
 
@@ -162,6 +167,7 @@ export class HistoryIndex {
     this.db = undefined;
     this.generation++;
     this.clearedAt.clear();
+    this.archived.clear();
     this.memoryVersion = undefined;
     if (!this.stopped) this.follow();
   }
@@ -188,19 +194,33 @@ export class HistoryIndex {
     return db;
   }
 
-  /** One page of the store's events: its messages go into the index in one transaction. */
+  /**
+   * One page of the store's events: its messages go into the index, and the rows of sessions it
+   * deletes go out, in one transaction. A rebuild reads the store from the start, so a deleted
+   * session's messages are dropped again when its SessionArchived is read (within the page, before
+   * they are written).
+   */
   private applyPage(events: readonly RecordedEvent[]): void {
-    const docs: (readonly [text: string, shown: string | null, date: string, sessionId: string, role: string, position: number])[] = [];
+    let docs: (readonly [text: string, shown: string | null, date: string, sessionId: string, role: string, position: number])[] = [];
+    const deleted: string[] = [];
     for (const event of events) {
       const read = historyEventOf(event);
-      if (read === null) continue;
+      if (read === null || this.archived.has(read.sessionId)) continue;
       if (read.type === 'cleared') this.clearedAt.set(read.sessionId, event.position);
-      else docs.push([...indexedText(read.text), this.dates.format(new Date(event.metadata.occurredAt)), read.sessionId, read.role, event.position]);
+      else if (read.type === 'archived') {
+        this.archived.add(read.sessionId);
+        this.clearedAt.delete(read.sessionId);
+        deleted.push(read.sessionId);
+        docs = docs.filter((doc) => doc[3] !== read.sessionId);
+      } else docs.push([...indexedText(read.text), this.dates.format(new Date(event.metadata.occurredAt)), read.sessionId, read.role, event.position]);
     }
-    if (docs.length === 0) return;
+    if (docs.length === 0 && deleted.length === 0) return;
     const db = this.open();
     const insert = db.prepare("INSERT INTO docs (text, shown, kind, date, session_id, role, position) VALUES (?, ?, 'session', ?, ?, ?, ?)");
+    // session_id is not indexed (FTS5 columns are not): one pass over the rows for all of a page's deletions.
+    const remove = db.prepare("DELETE FROM docs WHERE kind = 'session' AND session_id IN (SELECT value FROM json_each(?))");
     db.transaction(() => {
+      if (deleted.length > 0) remove.run(JSON.stringify(deleted));
       for (const doc of docs) insert.run(...doc);
     })();
   }

@@ -280,6 +280,25 @@ describe('search_history: the index is SQLite, outside the heap, and queries are
     }
   });
 
+  it('leaves out a deleted (archived) session: what was indexed, what its running turn records after the delete, and after a rebuild from the store', async () => {
+    await conversation('big', '2025-03-01', [
+      ['user', 'Where is the zebra crossing?'],
+      ['assistant', 'The zebra crossing reply: at the corner.'],
+    ]);
+    await conversation('kept', '2025-03-02', [['user', 'A zebra at the zoo']]);
+    expect(text(await search({ query: 'zebra' }))).toContain('[session big');
+    await sessions.record('big', { type: 'ArchiveSession' }, { commandId: 'archive-big' });
+    // A turn running at the delete still records its reply (decide allows it on an archived session).
+    await sessions.record('big', { type: 'RecordAssistantMessage', messageId: 'late', text: 'A late zebra reply', toolCalls: [] }, { commandId: 'late-big' });
+    const found = text(await search({ query: 'zebra' }));
+    expect(found).toMatch(/^1 result/);
+    expect(found).toContain('[session kept');
+    // A broken index is made anew from the store, from its start: the deleted session stays out.
+    opened[0]?.exec('DROP TABLE terms');
+    expect(text(await search({ query: 'zebra' }))).toBe(found);
+    expect(opened).toHaveLength(2);
+  });
+
   it('indexes a store of more than one page (1000 events) read in one search, and what comes after it', async () => {
     await conversation(
       'long',
