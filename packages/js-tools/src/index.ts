@@ -23,7 +23,7 @@ export { REDACTED, secretRedactor, type SecretRedactor } from './sandbox/secret-
 export { createBridgeHost, type BridgeHostConfig, type BridgeServices, type ClosableBridgeHost } from './bridges/create-bridge-host';
 export { formatTime, systemTimeZone, type TimeFormat } from './bridges/format-time';
 export { LibraryFolders } from './bridges/library-folders';
-export { createGoogleTokenProvider, GOOGLE_TOKEN_URL, type GoogleAuthConfig, type GoogleTokenProvider } from './bridges/google-token-provider';
+export { createGoogleTokenProvider, GOOGLE_TOKEN_URL, type GoogleAuthConfig, type GoogleTokenProvider, type GoogleTokenProviderOptions } from './bridges/google-token-provider';
 
 // Files and network
 export { ConfinedFs, DEFAULT_MAX_FS_BYTES, type ConfinedFsOptions, type FsEntry } from './fs/confined-fs';

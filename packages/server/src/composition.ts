@@ -110,9 +110,9 @@ export function composeRuntime(options: RuntimeOptions): Runtime {
     scheduledTasks,
     config: configServices,
     attachments,
+    redactor,
     ...(options.toolRunner ? { runner: options.toolRunner } : {}),
     onLog: log('tools'),
-    redact: (text) => redactor.redactText(text),
   });
 
   const agents = configServices.agents;

@@ -40,7 +40,7 @@ describe('Google access tokens for google.getAccessToken()', () => {
   it('a refresh token is exchanged with grant_type=refresh_token as a form, and the access token cached until shortly before expiry', async () => {
     answer = { status: 200, body: { access_token: 'ya29.first', expires_in: 3600, token_type: 'Bearer' } };
     let now = 1_000_000;
-    const provider = createGoogleTokenProvider(config, http, () => now);
+    const provider = createGoogleTokenProvider(config, http, { now: () => now });
     const start = proxy.requests.length;
     expect(await provider.accessToken(AbortSignal.timeout(5000))).toBe('ya29.first');
     const request = proxy.requests[start];
@@ -57,6 +57,22 @@ describe('Google access tokens for google.getAccessToken()', () => {
     now += 560_000; // inside the last minute before expiry: refreshed
     expect(await provider.accessToken(AbortSignal.timeout(5000))).toBe('ya29.second');
     expect(proxy.requests.length - start).toBe(2);
+  });
+
+  it('onToken hears of every token, with when it expires, before any caller gets it', async () => {
+    answer = { status: 200, body: { access_token: 'ya29.told', expires_in: 3600 } };
+    const now = 5_000_000;
+    const told: [string, number | undefined][] = [];
+    const provider = createGoogleTokenProvider(config, http, { now: () => now, onToken: (token, expiresAt) => told.push([token, expiresAt]) });
+    const got = await provider.accessToken(AbortSignal.timeout(5000)).then((token) => [token, told.length] as const);
+    expect(got).toEqual(['ya29.told', 1]);
+    expect(told).toEqual([['ya29.told', now + 3_600_000]]);
+    await provider.accessToken(AbortSignal.timeout(5000)); // cached: nothing new to tell
+    expect(told.length).toBe(1);
+
+    const statics: [string, number | undefined][] = [];
+    createGoogleTokenProvider({ kind: 'access_token', accessToken: 'ya29.static' }, http, { onToken: (token, expiresAt) => statics.push([token, expiresAt]) });
+    expect(statics).toEqual([['ya29.static', undefined]]);
   });
 
   it('concurrent callers share one refresh', async () => {

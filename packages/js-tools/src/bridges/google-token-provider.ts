@@ -19,6 +19,18 @@ export interface GoogleTokenProvider {
   accessToken(signal: AbortSignal): Promise<string>;
 }
 
+export interface GoogleTokenProviderOptions {
+  /** The clock expiry is measured on (epoch milliseconds); tests move it. */
+  readonly now?: () => number;
+  /**
+   * Told of every access token before the provider hands it out, with the time it stops working
+   * (epoch ms on `now`; undefined for a configured token, whose expiry is unknown). The server
+   * gives each to its secret redactor here: a refreshed token is not in the configuration, and a
+   * tool that echoes it must not carry it into events, logs or the next model request.
+   */
+  readonly onToken?: (token: string, expiresAt: number | undefined) => void;
+}
+
 /** Refresh this long before Google's stated expiry, so a token never dies mid-call. */
 const EXPIRY_MARGIN_MS = 60_000;
 
@@ -27,8 +39,12 @@ const EXPIRY_MARGIN_MS = 60_000;
  * endpoint (grant_type=refresh_token), the access token cached until shortly before it expires,
  * and concurrent callers share one refresh. No token or secret ever appears in an error message.
  */
-export function createGoogleTokenProvider(config: GoogleAuthConfig, http: SafeFetch, now: () => number = Date.now): GoogleTokenProvider {
-  if (config.kind === 'access_token') return { accessToken: async () => config.accessToken };
+export function createGoogleTokenProvider(config: GoogleAuthConfig, http: SafeFetch, options: GoogleTokenProviderOptions = {}): GoogleTokenProvider {
+  const { now = Date.now, onToken } = options;
+  if (config.kind === 'access_token') {
+    onToken?.(config.accessToken, undefined);
+    return { accessToken: async () => config.accessToken };
+  }
 
   let cached: { token: string; expiresAt: number } | undefined;
   let inFlight: Promise<string> | undefined;
@@ -65,7 +81,10 @@ export function createGoogleTokenProvider(config: GoogleAuthConfig, http: SafeFe
       throw new BridgeError('google_auth_failed', 'Google answered the token request without an access token.');
     }
     const lifetimeS = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
-    cached = { token: body.access_token, expiresAt: now() + lifetimeS * 1000 - EXPIRY_MARGIN_MS };
+    const expiresAt = now() + lifetimeS * 1000;
+    // Before the token is cached or returned: no caller may hold it before the listener knows it.
+    onToken?.(body.access_token, expiresAt);
+    cached = { token: body.access_token, expiresAt: expiresAt - EXPIRY_MARGIN_MS };
     return body.access_token;
   };
 

@@ -233,7 +233,7 @@ async function sequentialDirect(kind: RunnerKind, model: InstantModel, clock: Pa
   });
   // Never started: these turns schedule nothing, so its launcher is never asked to run a task.
   const scheduledTasks = new ScheduledTaskService({ store, launcher: { run: () => Promise.reject(new Error('no task runs in this benchmark')) }, timeZone: () => config.timeZone });
-  const tools = ToolRuntime.start(config, { store, watchUserTools: false, config: configServices, scheduledTasks, ...(inProcess ? { runner: inProcess.runner } : {}) });
+  const tools = ToolRuntime.start(config, { store, watchUserTools: false, config: configServices, scheduledTasks, redactor, ...(inProcess ? { runner: inProcess.runner } : {}) });
   await configServices.start(tools.registry);
   const timedStore = timedEventStore(store, clock);
   const sessions = new SessionRepository(timedStore, tools.registry);

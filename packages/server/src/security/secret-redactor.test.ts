@@ -59,6 +59,17 @@ describe('SecretRedactor.redactText (SEC-03)', () => {
     expect(r.add('x'.repeat(MIN_SECRET_LENGTH)).size).toBe(1);
   });
 
+  it('forgets a removed secret in every form, and keeps the others', () => {
+    const expired = 'ya29.expired-access-token';
+    const r = new SecretRedactor([KEY, expired]);
+    expect(r.redactText(`${expired} ${Buffer.from(expired).toString('base64url')}`)).toBe(`${REDACTED} ${REDACTED}`);
+    expect(r.remove(expired).has(expired)).toBe(false);
+    expect(r.size).toBe(1);
+    expect(r.redactText(`${expired} ${Buffer.from(expired).toString('base64url')} ${KEY}`)).toBe(`${expired} ${Buffer.from(expired).toString('base64url')} ${REDACTED}`);
+    expect(r.remove('never-added-value').size).toBe(1);
+    expect(r.remove(KEY).redactText(KEY)).toBe(KEY);
+  });
+
   it('leaves text without secrets untouched and reports containment', () => {
     const r = new SecretRedactor([KEY]);
     expect(r.redactText('nothing to see')).toBe('nothing to see');

@@ -79,6 +79,28 @@ export class SecretRedactor {
     return this;
   }
 
+  /** True when `value` itself is a known secret. */
+  has(value: string): boolean {
+    return this.secrets.has(value);
+  }
+
+  /**
+   * Forgets a secret that can no longer do harm (an expired access token), so secrets that are
+   * replaced for the life of the server do not make every redaction slower. Encoded forms another
+   * known secret shares are kept.
+   */
+  remove(value: string): this {
+    if (!this.secrets.delete(value)) return this;
+    this.forms.clear();
+    for (const secret of this.secrets) {
+      for (const form of encodedForms(secret)) {
+        if (form.length >= MIN_SECRET_LENGTH) this.forms.add(form);
+      }
+    }
+    this.pattern = undefined;
+    return this;
+  }
+
   /** True when `text` contains a known secret in any of its forms. */
   containsSecret(text: string): boolean {
     const pattern = this.compiled();

@@ -16,6 +16,8 @@ import { BUILTIN_JS_LIB_FOLDER, BUILTIN_JS_TOOLS_FOLDER, BUILTIN_SKILLS_FOLDER }
 import { PdfService } from '@oneclaw/tools-pdf';
 import { BrowserService } from '@oneclaw/tools-web';
 import type { ConfigServices } from '../config/config-services';
+import { ExpiringSecrets } from '../security/expiring-secrets';
+import type { SecretRedactor } from '../security/secret-redactor';
 import type { ScheduledTaskService } from '../scheduled-tasks/scheduled-task-service';
 import type { ServerConfig } from '../server-config';
 import { registerBuiltinTools } from './builtin/builtin-tools';
@@ -46,8 +48,12 @@ export interface ToolRuntimeOptions {
   readonly config: ConfigServices;
   /** Attached files: the pdf tools read an attached PDF by the path `attachment:<hash>`. */
   readonly attachments?: AttachmentReader;
-  /** The server's secret redactor: tool results are scrubbed before the engine cuts them. */
-  readonly redact?: (text: string) => string;
+  /**
+   * The server's redactor (events, logs, model requests): it learns the secrets tools obtain while
+   * the server runs, such as each refreshed Google access token, before any tool is given them.
+   * The engine scrubs tool results with it before it cuts them, and hands it to tools that cut.
+   */
+  readonly redactor: SecretRedactor;
 }
 
 /**
@@ -88,7 +94,8 @@ export class ToolRuntime {
     const http = new SafeFetch(fetchPolicy);
     let googleAccessToken: ((signal: AbortSignal) => Promise<string>) | undefined;
     if (config.google) {
-      const provider = createGoogleTokenProvider(config.google, http);
+      const tokens = new ExpiringSecrets(options.redactor);
+      const provider = createGoogleTokenProvider(config.google, http, { onToken: (token, expiresAt) => tokens.add(token, expiresAt) });
       googleAccessToken = (signal) => provider.accessToken(signal);
     }
     const runner =
@@ -149,7 +156,7 @@ export class ToolRuntime {
     if (runner instanceof WorkerJsRunner) void runner.warmUp();
     return new ToolRuntime(
       registry,
-      new ToolExecutionEngine(registry, options.redact ? { redact: options.redact } : {}),
+      new ToolExecutionEngine(registry, { redact: (text) => options.redactor.redactText(text) }),
       new ToolPayloads(registry),
       new ToolGroupPrompt(registry),
       catalogue,
