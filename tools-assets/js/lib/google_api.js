@@ -19,7 +19,8 @@ function query(params) {
  *   api:     name used in errors, e.g. 'Gmail' -> "Gmail API error (404): <body>"
  *   method:  GET, POST, PUT, PATCH or DELETE
  *   url:     full URL without the query string
- *   options: { query: {...}, body: <JSON value>, headers: {...}, multipart: {...}, saveTo: 'path' }
+ *   options: { query: {...}, body: <JSON value>, headers: {...}, multipart: {...}, saveTo: 'path',
+ *              saveFrom: {field, encoding} (with saveTo: save that field of the JSON answer, decoded) }
  * Returns the parsed JSON body, `{success: true}` for an empty answer (204), or, with saveTo, the
  * fetch response (its `saved` says where the body went). A non-2xx answer throws.
  */
@@ -36,6 +37,7 @@ async function request(api, method, url, options) {
   }
   if (options.multipart !== undefined) init.multipart = options.multipart;
   if (options.saveTo !== undefined) init.saveTo = options.saveTo;
+  if (options.saveFrom !== undefined) init.saveFrom = options.saveFrom;
   var response = await fetch(url + query(options.query || {}), init);
   if (response.status === 204) return { success: true };
   if (!response.ok) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -62,6 +63,34 @@ function seedInboxMessage(subject: string): string {
   return gmail.addMessage(
     `From: Lin <lin@example.net>\r\nTo: ada@example.com\r\nSubject: ${subject}\r\nMessage-ID: <seed-${seeded}@example.net>\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\nBody ${seeded}\r\n`,
     ['INBOX', 'UNREAD'],
+  ).id;
+}
+
+/** An archived message (no labels, so no inbox listing changes) with one attachment. */
+function seedAttachmentMessage(subject: string, filename: string, content: Buffer): string {
+  seeded += 1;
+  return gmail.addMessage(
+    [
+      `From: Lin <lin@example.net>`,
+      'To: ada@example.com',
+      `Subject: ${subject}`,
+      `Message-ID: <seed-${seeded}@example.net>`,
+      'Content-Type: multipart/mixed; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: text/plain; charset=UTF-8',
+      '',
+      'See attached.',
+      '--b',
+      `Content-Type: application/octet-stream; name="${filename}"`,
+      `Content-Disposition: attachment; filename="${filename}"`,
+      'Content-Transfer-Encoding: base64',
+      '',
+      content.toString('base64').replace(/(.{76})/g, '$1\r\n'),
+      '--b--',
+      '',
+    ].join('\r\n'),
+    [],
   ).id;
 }
 
@@ -169,6 +198,16 @@ describe('J8 google_gmail: reading', () => {
     await fails('gmail_get_attachment', { message_id: 'unknown1', attachment_id: attachmentId, save_path: 'x.pdf' }, 'execution_error', /^Gmail API error \(404\)/);
     await fails('gmail_get_attachment', { message_id: id, attachment_id: attachmentId, save_path: '../outside.pdf' }, 'execution_error', /outside/);
     await fails('gmail_get_attachment', { message_id: id, attachment_id: attachmentId }, 'validation_error', /save_path/);
+  });
+
+  it('gmail_get_attachment: a 5 MB attachment (6.7 MB of base64url, more than a sandbox value may hold) is saved on the host, byte for byte', async () => {
+    const bytes = randomBytes(5 * 1024 * 1024);
+    const id = seedAttachmentMessage('Large scan', 'scan.bin', bytes);
+    const message = await ok('gmail_get_message', { message_id: id });
+    const attachmentId = message.attachments[0].attachmentId as string;
+    const saved = await ok('gmail_get_attachment', { message_id: id, attachment_id: attachmentId, save_path: 'downloads/scan.bin' });
+    expect(saved).toEqual({ path: 'downloads/scan.bin', size: bytes.length });
+    expect(readFileSync(path.join(h.filesRoot, 'downloads/scan.bin')).equals(bytes)).toBe(true);
   });
 });
 

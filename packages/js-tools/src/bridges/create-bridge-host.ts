@@ -5,6 +5,7 @@ import { buildMultipart } from '../net/multipart';
 import { SafeFetch, type HttpRequest, type HttpResponse } from '../net/safe-fetch';
 import { BridgeError, googleNotConfigured, type BridgeHost, type FsOp, type GuestFetchRequest, type HostFetchResponse } from '../sandbox/bridge-host';
 import { formatTime, systemTimeZone } from './format-time';
+import { checkSaveFrom, jsonFieldBytes, SAVE_FROM_MAX_RESPONSE_BYTES } from './json-field-save';
 import { LibraryFolders } from './library-folders';
 
 /** Deployment settings of the bridges: plain data, so each sandbox worker can build its own host. */
@@ -51,23 +52,34 @@ export function createBridgeHost(config: BridgeHostConfig, services: BridgeServi
 
     async fetch(request: GuestFetchRequest, signal: AbortSignal): Promise<HostFetchResponse> {
       const outgoing = toHttpRequest(request, files);
+      if (request.saveFrom !== undefined && request.saveTo === undefined) {
+        throw new BridgeError('invalid_request', 'saveFrom needs saveTo: the file under the files folder to save the field into.');
+      }
       if (request.saveTo === undefined) return hostResponse(await asBridgeErrorAsync(() => http.request(outgoing, { signal })));
-      const target = asBridgeError(() => files.createWriteStream(requireString(request.saveTo, 'saveTo')));
-      let response;
+      const from = request.saveFrom === undefined ? undefined : checkSaveFrom(request.saveFrom);
+      // The file never passes through the sandbox, so the fs bridge's write limit is not its cap:
+      // the fetch policy's download limit is.
+      const maxBytes = http.policy.maxDownloadBytes;
+      const target = asBridgeError(() => files.createWriteStream(requireString(request.saveTo, 'saveTo'), { maxBytes }));
       try {
-        response = await asBridgeErrorAsync(() => http.request(outgoing, { signal, destination: target.stream }));
+        const response = await asBridgeErrorAsync(() =>
+          from === undefined
+            ? http.request(outgoing, { signal, destination: target.stream })
+            : http.request(outgoing, { signal, maxBytes: Math.min(SAVE_FROM_MAX_RESPONSE_BYTES, maxBytes) }),
+        );
+        // Only a successful response becomes the file; an error page is not saved over it (with
+        // saveFrom the guest can read it: it was held, not streamed).
+        if (response.status < 200 || response.status >= 300) {
+          await target.abort();
+          return hostResponse(response);
+        }
+        if (from !== undefined) target.stream.write(jsonFieldBytes(response.body, from));
+        const saved = await asBridgeErrorAsync(() => target.commit());
+        return { ...hostResponse(response), body: new Uint8Array(0), saved };
       } catch (error) {
         await target.abort();
         throw error;
       }
-      const base = hostResponse(response);
-      // Only a successful response becomes the file; an error page is not saved over it.
-      if (response.status < 200 || response.status >= 300) {
-        await target.abort();
-        return base;
-      }
-      const saved = await asBridgeErrorAsync(() => target.commit());
-      return { ...base, saved };
     },
 
     async googleAccessToken(signal: AbortSignal): Promise<string> {

@@ -26,7 +26,7 @@ export interface ConfinedFsOptions {
   readonly root: string | undefined;
   /** Default 10 MiB. */
   readonly maxReadBytes?: number;
-  /** Default 10 MiB, per write; a file grown by append or a stream may not exceed it either. */
+  /** Default 10 MiB, per write; a file grown by append may not exceed it either, nor a stream unless it is given its own limit. */
   readonly maxWriteBytes?: number;
 }
 
@@ -160,9 +160,12 @@ export class ConfinedFs {
 
   /**
    * For streamed downloads: bytes go to a temp file in the target's folder, renamed into place on commit.
-   * The caller must end with commit() or abort(); until then the folder stays open.
+   * The caller must end with commit() or abort(); until then the folder stays open. `maxBytes`
+   * (default the write limit) lets a download carry its own cap: the fetch bridge's saveTo gives
+   * the fetch policy's download limit, since such a file never passes through the sandbox.
    */
-  createWriteStream(input: string): ConfinedWriteStream {
+  createWriteStream(input: string, options: { readonly maxBytes?: number } = {}): ConfinedWriteStream {
+    const maxBytes = options.maxBytes === undefined ? this.maxWriteBytes : checkLimit(options.maxBytes, 'maxBytes');
     const target = this.fileTarget(input);
     const root = this.requireRoot();
     return guarded('create', target.display, () => {
@@ -178,8 +181,8 @@ export class ConfinedFs {
           targetName,
           fd,
           display: target.display,
-          maxBytes: this.maxWriteBytes,
-          onTooLarge: (bytes) => tooLargeToWrite(target.display, bytes, this.maxWriteBytes),
+          maxBytes,
+          onTooLarge: (bytes) => tooLargeToWrite(target.display, bytes, maxBytes),
         });
       } catch (error) {
         folder.close();

@@ -65,6 +65,15 @@ describe('ConfinedFs.createWriteStream', () => {
     expect(tree(t.root)).toEqual([]);
   });
 
+  it('a stream given its own limit may pass the write limit, up to that limit', async () => {
+    const larger = t.files.createWriteStream('larger.bin', { maxBytes: 100 });
+    larger.stream.end(Buffer.alloc(100, 7));
+    await expect(larger.commit()).resolves.toEqual({ path: 'larger.bin', bytes: 100 });
+    const over = t.files.createWriteStream('over.bin', { maxBytes: 100 });
+    over.stream.end(Buffer.alloc(101));
+    expect(await rejection(over.commit())).toBe('too_large');
+  });
+
   it('accepts exactly the write limit', async () => {
     const download = t.files.createWriteStream('exact.bin');
     download.stream.end(Buffer.alloc(64, 7));

@@ -42,6 +42,12 @@ export function decodeContent(content: unknown, encoding: FsEncoding, onTooLarge
   return Buffer.from(text, encoding);
 }
 
+/** The bytes of base64 or base64url text (MIME line breaks allowed), or undefined when it is not well formed. */
+export function decodeWellFormed(text: string, encoding: Exclude<FsEncoding, 'utf8'>): Buffer | undefined {
+  const compact = text.replace(WHITESPACE, '');
+  return isWellFormed(compact, encoding) ? Buffer.from(compact, encoding) : undefined;
+}
+
 function isWellFormed(text: string, encoding: Exclude<FsEncoding, 'utf8'>): boolean {
   if (!ALPHABET[encoding].test(text) || text.length % 4 === 1) return false;
   return !text.endsWith('=') || text.length % 4 === 0;

@@ -325,6 +325,17 @@ describe('SafeFetch requests and responses', () => {
     expect(Buffer.concat(capped.chunks).length).toBeLessThanOrEqual(100 * 1024);
   });
 
+  it('a per-request maxBytes replaces the policy cap of a buffered body, upwards or downwards', async () => {
+    const payload = Buffer.alloc(300 * 1024, 7);
+    const target = await server((_req, res) => res.end(payload));
+    const http = client({ allowPrivateNetwork: true, maxResponseBytes: 1024 });
+    const res = await http.request({ url: `${target.origin}/file`, method: 'GET' }, { maxBytes: 512 * 1024 });
+    expect(Buffer.from(res.body).equals(payload)).toBe(true);
+    const err = await failure(http.request({ url: `${target.origin}/file`, method: 'GET' }, { maxBytes: 100 * 1024 }));
+    expect(err.code).toBe('response_too_large');
+    expect(err.details).toMatchObject({ limit: 100 * 1024 });
+  });
+
   it('respects backpressure from a slow destination', async () => {
     const payload = Buffer.alloc(256 * 1024, 1);
     const target = await server((_req, res) => res.end(payload));

@@ -40,6 +40,11 @@ export interface RequestOptions {
    * a confined file's size limit) is passed through unchanged; other write errors are network_error.
    */
   readonly destination?: NodeJS.WritableStream;
+  /**
+   * This request's body limit in place of the policy's (maxResponseBytes buffered,
+   * maxDownloadBytes streamed): host code that must hold a larger body whole, within its own cap.
+   */
+  readonly maxBytes?: number;
 }
 
 export type FetchErrorCode = 'forbidden_url' | 'egress_denied' | 'invalid_request' | 'timeout' | 'response_too_large' | 'too_many_redirects' | 'network_error' | 'aborted';
@@ -113,7 +118,7 @@ export class SafeFetch {
         });
         const location = REDIRECT_STATUSES.has(res.statusCode) ? firstValue(res.headers['location']) : undefined;
         if (location === undefined) {
-          return await this.#readResponse(res, url, method, options.destination, lifetime.signal);
+          return await this.#readResponse(res, url, method, options, lifetime.signal);
         }
         await res.body.dump({ limit: REDIRECT_BODY_DRAIN_BYTES }).catch(() => undefined);
         if (redirects >= this.policy.maxRedirects) {
@@ -166,8 +171,9 @@ export class SafeFetch {
     throw new FetchError(verdict.code, `The redirect from ${redirectedFrom.origin} was not followed: ${verdict.reason}`, { redirectedFrom: redirectedFrom.origin });
   }
 
-  async #readResponse(res: Dispatcher.ResponseData, url: URL, method: HttpMethod, destination: NodeJS.WritableStream | undefined, signal: AbortSignal): Promise<HttpResponse> {
-    const limit = destination ? this.policy.maxDownloadBytes : this.policy.maxResponseBytes;
+  async #readResponse(res: Dispatcher.ResponseData, url: URL, method: HttpMethod, options: RequestOptions, signal: AbortSignal): Promise<HttpResponse> {
+    const destination = options.destination;
+    const limit = options.maxBytes ?? (destination ? this.policy.maxDownloadBytes : this.policy.maxResponseBytes);
     const headers = flattenHeaders(res.headers);
     const declared = Number(headers['content-length']);
     // HEAD, 204 and 304 announce a length they never send.

@@ -43,6 +43,17 @@ export interface GuestFetchRequest {
   readonly multipart?: { readonly subtype?: 'related' | 'form-data' | 'mixed'; readonly parts: readonly GuestMultipartPart[] };
   /** Stream the response body into this file under the files root instead of returning it. */
   readonly saveTo?: string;
+  /** With saveTo: save one field of a JSON answer, decoded, instead of the body itself. */
+  readonly saveFrom?: GuestSaveFrom;
+}
+
+/**
+ * One top-level string field of a JSON object answer, and how it is encoded (Gmail attachments
+ * come as `{"size": …, "data": "<base64url>"}`). The bytes go to the file; the guest never holds them.
+ */
+export interface GuestSaveFrom {
+  readonly field: string;
+  readonly encoding: 'base64' | 'base64url';
 }
 
 export interface HostFetchResponse {

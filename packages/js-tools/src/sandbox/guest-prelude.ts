@@ -127,6 +127,7 @@ export const BRIDGE_SOURCES: Readonly<Record<BridgeName, string>> = {
     if (init.bodyBase64 !== undefined) req.bodyBase64 = String(init.bodyBase64);
     if (init.multipart !== undefined) req.multipart = init.multipart;
     if (init.saveTo !== undefined) req.saveTo = String(init.saveTo);
+    if (init.saveFrom !== undefined) req.saveFrom = init.saveFrom;
     return host.fetch(JSON.stringify(req)).then(function (json) { return response(unwrap(json)); });
   };
 })`,
