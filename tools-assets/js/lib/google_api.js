@@ -22,7 +22,8 @@ function query(params) {
  *   options: { query: {...}, body: <JSON value>, headers: {...}, multipart: {...}, saveTo: 'path',
  *              saveFrom: {field, encoding} (with saveTo: save that field of the JSON answer, decoded) }
  * Returns the parsed JSON body, `{success: true}` for an empty answer (204), or, with saveTo, the
- * fetch response (its `saved` says where the body went). A non-2xx answer throws.
+ * fetch response (its `saved` says where the body went). A non-2xx answer throws, and so does a
+ * 2xx one that is not JSON.
  */
 async function request(api, method, url, options) {
   options = options || {};
@@ -41,9 +42,7 @@ async function request(api, method, url, options) {
   var response = await fetch(url + query(options.query || {}), init);
   if (response.status === 204) return { success: true };
   if (!response.ok) {
-    var detail = await response.text();
-    if (detail.length > 2000) detail = detail.slice(0, 2000) + '…';
-    throw new Error(api + ' API error (' + response.status + '): ' + detail);
+    throw new Error(api + ' API error (' + response.status + '): ' + _cut(await response.text(), 2000));
   }
   if (options.saveTo !== undefined) return response;
   var text = await response.text();
@@ -51,8 +50,14 @@ async function request(api, method, url, options) {
   try {
     return JSON.parse(text);
   } catch (e) {
-    return text;
+    // Not Google's answer (a proxy's sign-in page, a captive portal): taken as a result, it would
+    // have tools report success with nothing in it.
+    throw new Error(api + ' API error (' + response.status + '): the answer is not JSON: ' + _cut(text, 200));
   }
+}
+
+function _cut(text, max) {
+  return text.length > max ? text.slice(0, max) + '…' : text;
 }
 
 module.exports = { request: request, query: query };
