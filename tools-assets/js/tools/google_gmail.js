@@ -23,10 +23,14 @@ function _header(headers, name) {
   return undefined;
 }
 
-// Gmail HTML-escapes snippets ("it&#39;s").
+// Gmail HTML-escapes snippets ("it&#39;s"). An entity that names no character (past U+10FFFF,
+// where fromCodePoint throws, or a surrogate) is kept as written rather than failing the call.
 function _unescape(text) {
   return String(text || '')
-    .replace(/&#(\d+);/g, function (_m, n) { return String.fromCodePoint(Number(n)); })
+    .replace(/&#(\d+);/g, function (m, n) {
+      var code = Number(n);
+      return code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? m : String.fromCodePoint(code);
+    })
     .replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 

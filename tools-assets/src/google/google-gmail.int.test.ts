@@ -211,6 +211,28 @@ describe('J8 google_gmail: reading', () => {
   });
 });
 
+describe('J8 google_gmail: snippet entities that name no character', () => {
+  // Gmail HTML-escapes snippets; an entity past U+10FFFF or naming a surrogate is not a character.
+  // The Gmail fake escapes only real text, so this FAKE answers with such a snippet as it is.
+  const SNIPPET = 'it&#39;s &#1114112; &#55357; &#99999999999999999999; &#128512; &amp;#65;';
+  let own: ToolHarness;
+  beforeAll(async () => {
+    own = await startToolHarness({ files: ['google_gmail'] });
+    own.api.route('GET', 'gmail.googleapis.com', `${BASE}/messages`, () => ({ json: { messages: [{ id: 'm1', threadId: 't1' }], resultSizeEstimate: 1 } }));
+    own.api.route('GET', 'gmail.googleapis.com', `${BASE}/messages/{id}`, () => ({
+      json: { id: 'm1', threadId: 't1', labelIds: ['INBOX'], snippet: SNIPPET, payload: { headers: [{ name: 'Subject', value: 'Odd entities' }] } },
+    }));
+  });
+  afterAll(async () => {
+    await own.close();
+  });
+
+  it('gmail_search keeps such an entity as written and decodes the rest, instead of failing the search', async () => {
+    const result = c.ok(await own.call('gmail_search', { query: 'odd' }));
+    expect(result.messages).toEqual([expect.objectContaining({ subject: 'Odd entities', snippet: "it's &#1114112; &#55357; &#99999999999999999999; 😀 &#65;" })]);
+  });
+});
+
 describe('J8 google_gmail: sending (MIME built in the sandbox, parsed by the fake)', () => {
   it('gmail_send: POST /messages/send {raw}: To/Cc/Bcc/Subject headers, UTF-8 text body, encoded-word for a non-ASCII subject', async () => {
     const body = 'Hallo Zoë,\nthe ☕ is on me — see you at 10.\n';
