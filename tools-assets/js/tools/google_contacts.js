@@ -126,6 +126,7 @@ async function contactsListDirectory(params) {
     query: {
       query: params.query,
       pageSize: params.max_results || 10,
+      pageToken: params.page_token,
       readMask: PERSON_FIELDS,
       sources: 'DIRECTORY_SOURCE_TYPE_DOMAIN_PROFILE',
     },

@@ -153,14 +153,14 @@ async function driveGetStorageQuota() {
 
 async function driveListShared(params) {
   var result = await _drive('GET', '/files', {
-    query: { q: 'sharedWithMe and trashed=false', fields: SHARED_FIELDS, pageSize: params.max_results || 20 }
+    query: { q: 'sharedWithMe and trashed=false', fields: SHARED_FIELDS, pageSize: params.max_results || 20, pageToken: params.page_token }
   });
   return _fileList(result);
 }
 
 async function driveSearch(params) {
   var result = await _drive('GET', '/files', {
-    query: { q: 'name contains ' + _quote(params.query) + ' and trashed=false', fields: LIST_FIELDS, pageSize: params.max_results || 20 }
+    query: { q: 'name contains ' + _quote(params.query) + ' and trashed=false', fields: LIST_FIELDS, pageSize: params.max_results || 20, pageToken: params.page_token }
   });
   return _fileList(result);
 }

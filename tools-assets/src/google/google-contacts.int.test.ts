@@ -91,6 +91,17 @@ describe('J8 google_contacts: reading contacts', () => {
     ]);
     c.invalid(await h.call('contacts_list_directory', { query: 'tom', max_results: 501 }));
   });
+
+  it('contacts_list_directory: page_token takes the nextPageToken of one call to the next page', async () => {
+    const first = c.ok(await h.call('contacts_list_directory', { query: 'le', max_results: 1 }));
+    expect(first.people.map((p: { name: string }) => p.name)).toEqual(['Léa Martin']);
+    expect(first.nextPageToken).toEqual(expect.any(String));
+    h.api.clearRequests();
+    const second = c.ok(await h.call('contacts_list_directory', { query: 'le', max_results: 1, page_token: first.nextPageToken }));
+    expect(c.request(0).query.get('pageToken')).toBe(first.nextPageToken);
+    expect(second.people.map((p: { name: string }) => p.name)).toEqual(['Léo Dubois']);
+    expect(second.nextPageToken).toBeUndefined();
+  });
 });
 
 describe('J8 google_contacts: changing contacts', () => {

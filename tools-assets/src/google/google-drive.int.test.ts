@@ -82,6 +82,27 @@ describe('J8 google_drive: listing and searching', () => {
     expect(result.files.map((f: { id: string }) => f.id)).toEqual([drive.seeded.sharedPlan, drive.seeded.sharedContract]);
     expect(result.files[0].sharingUser).toEqual({ displayName: 'Sam Partner', emailAddress: 'sam@partner.example' });
   });
+
+  it('drive_search and drive_list_shared page with page_token: the nextPageToken of one call gets the next page', async () => {
+    for (const [tool, params] of [
+      ['drive_search', { query: 'pdf' }],
+      ['drive_list_shared', {}],
+    ] as const) {
+      h.api.clearRequests();
+      const all = c.ok(await h.call(tool, params));
+      expect(all.files).toHaveLength(2);
+      expect(all.nextPageToken).toBeUndefined();
+      h.api.clearRequests();
+      const first = c.ok(await h.call(tool, { ...params, max_results: 1 }));
+      expect(first.files).toHaveLength(1);
+      expect(first.nextPageToken).toEqual(expect.any(String));
+      h.api.clearRequests();
+      const second = c.ok(await h.call(tool, { ...params, max_results: 1, page_token: first.nextPageToken }));
+      expect(only('GET /drive/v3/files').query.get('pageToken')).toBe(first.nextPageToken);
+      expect(second.nextPageToken).toBeUndefined();
+      expect([...first.files, ...second.files]).toEqual(all.files);
+    }
+  });
 });
 
 describe('J8 google_drive: files', () => {
