@@ -1,7 +1,7 @@
 import { byteSize } from '@oneclaw/core';
 import { formatPageRanges } from './page-ranges';
 import type { PdfFileInfo, PdfRender, PdfText } from './pdf-service';
-import { MAX_DPI, MIN_DPI, type RenderLimits } from './render-plan';
+import { describeRenderLimits, MAX_DPI, MIN_DPI, type RenderLimits } from './render-plan';
 
 /** The text pdf_info answers with: one "Label: value" line per known fact. */
 export function formatPdfInfo(info: PdfFileInfo): string {
@@ -66,7 +66,7 @@ export function formatPdfRender(render: PdfRender, requestedDpi: number, limits:
   if (render.adjusted === 'range') lines.push(`The dpi asked for (${requestedDpi}) is outside ${MIN_DPI}..${MAX_DPI}, so ${render.dpi} was used.`);
   if (render.adjusted === 'size') {
     lines.push(
-      `The page is too large to render at ${Math.min(MAX_DPI, Math.max(MIN_DPI, requestedDpi))} dpi within the limit of ${limits.maxPixels / 1_000_000} megapixels (${limits.maxSide} pixels a side), so ${render.dpi} dpi was used.`,
+      `The page is too large to render at ${Math.min(MAX_DPI, Math.max(MIN_DPI, requestedDpi))} dpi within the limit of ${describeRenderLimits(limits)}, so ${render.dpi} dpi was used.`,
     );
   }
   return lines.join('\n');

@@ -7,7 +7,7 @@ import { ToolExecutionEngine, ToolRegistry, type ToolResult } from '@oneclaw/too
 import { MAX_TEXT_CHARS, createPdfTools, PDF_TOOL_GROUP } from './pdf-tools';
 import { PdfService, RENDER_FOLDER } from './pdf-service';
 import { PdfWorkerPool } from './pdf-worker-pool';
-import { writeTestPdf } from './testing/test-pdfs';
+import { writeBoxPdf, writeTestPdf } from './testing/test-pdfs';
 
 // Real PDFs (pdfkit), real pdfjs in a real worker thread, real PNGs (@napi-rs/canvas), real files.
 let dir: string;
@@ -53,6 +53,11 @@ beforeAll(async () => {
   writeFileSync(path.join(files, 'notes.txt'), 'just some notes, not a PDF');
   writeFileSync(path.join(files, 'damaged.pdf'), `%PDF-1.7\n${'garbage '.repeat(200)}`);
   mkdirSync(path.join(files, 'folder.pdf'));
+  // Tiny files with huge pages, the left half of each painted black.
+  writeBoxPdf(path.join(files, 'huge-page.pdf'), '0 0 1200000 1200000', '0 g 0 0 600000 1200000 re f');
+  writeBoxPdf(path.join(files, 'ten-million.pdf'), '0 0 1e7 1e7', '0 g 0 0 5000000 10000000 re f');
+  writeBoxPdf(path.join(files, 'beyond.pdf'), '0 0 2000000000 2000000000', '0 g 0 0 1000000000 2000000000 re f');
+  writeBoxPdf(path.join(files, 'infinite.pdf'), '0 0 1e400 1e400');
   symlinkSync(path.join(dir, 'outside.pdf'), path.join(files, 'escape.pdf'));
 
   pool = new PdfWorkerPool({ maxWorkers: 1 });
@@ -252,6 +257,15 @@ async function darkPixels(bytes: Buffer): Promise<{ dark: number; total: number 
   return { dark, total: image.width * image.height };
 }
 
+/** The grey level (0 black, 255 white) at a point given as fractions of the width and height. */
+async function greyAt(bytes: Buffer, x: number, y: number): Promise<number> {
+  const image = await loadImage(bytes);
+  const canvas = createCanvas(20, 20);
+  const context2d = canvas.getContext('2d');
+  context2d.drawImage(image, 0, 0, 20, 20);
+  return context2d.getImageData(Math.floor(x * 20), Math.floor(y * 20), 1, 1).data[0] ?? -1;
+}
+
 describe('pdf_render_page', () => {
   it('renders a page to a PNG in pdf-renders/ at 150 dpi by default: real PNG, right size, text on it', async () => {
     const answer = await text('pdf_render_page', { path: 'docs/report.pdf', page: 2 });
@@ -287,6 +301,40 @@ describe('pdf_render_page', () => {
         'The page is too large to render at 300 dpi within the limit of 1 megapixels (16384 pixels a side), so 103 dpi was used.',
     });
     expect(pngSize(readFileSync(path.join(files, 'capped.png')))).toEqual({ width: 876, height: 1133 });
+  });
+
+  it('draws a page too large for the cap even at 1 dpi below 1 dpi, within the cap (a 600-byte PDF with a 1 200 000 pt page)', async () => {
+    // At 1 dpi it would be 16667 x 16667 pixels: 278 megapixels, over 1 GB of canvas outside the worker's heap limit.
+    const answer = await text('pdf_render_page', { path: 'huge-page.pdf', page: 1 });
+    expect(answer).toContain("to 'pdf-renders/huge-page-page-1.png': 5000 x 5000 pixels at 0.3 dpi");
+    expect(answer).toContain('The page is too large to render at 150 dpi within the limit of 25 megapixels (16384 pixels a side), so 0.3 dpi was used.');
+    const png = readFileSync(path.join(files, RENDER_FOLDER, 'huge-page-page-1.png'));
+    expect(pngSize(png)).toEqual({ width: 5000, height: 5000 });
+    // The whole page, scaled: its black left half and white right half.
+    expect(await greyAt(png, 0.25, 0.5)).toBeLessThan(32);
+    expect(await greyAt(png, 0.75, 0.5)).toBeGreaterThan(224);
+  });
+
+  it('draws a 10 000 000 pt page (no canvas surface at 1 dpi) instead of calling the PDF damaged', async () => {
+    const capped = new PdfService({ filesRoot: files, pool, renderLimits: { maxPixels: 1_000_000, maxSide: 16_384 } });
+    const result = await toolOf(capped, 'pdf_render_page').execute({ path: 'ten-million.pdf', page: 1, output_path: 'ten-million.png' }, context());
+    expect(result).toMatchObject({ status: 'success', result: expect.stringContaining("to 'ten-million.png': 1000 x 1000 pixels at 0.0072 dpi") });
+    const png = readFileSync(path.join(files, 'ten-million.png'));
+    expect(pngSize(png)).toEqual({ width: 1000, height: 1000 });
+    expect(await greyAt(png, 0.25, 0.5)).toBeLessThan(32);
+    expect(await greyAt(png, 0.75, 0.5)).toBeGreaterThan(224);
+  });
+
+  it('refuses a page larger than a PDF page can be with page_too_large, naming its size and the cap, and writes nothing', async () => {
+    const message = await expectError('pdf_render_page', { path: 'beyond.pdf', page: 1 }, 'page_too_large');
+    expect(message).toBe(
+      "Page 1 of 'beyond.pdf' measures 2000000000 x 2000000000 pt, larger than a PDF page can be (at most 1080000000 pt, 15 million inches, a side), " +
+        'so no image of it can be drawn within the limit of 25 megapixels (16384 pixels a side). The file is probably damaged; read its text with pdf_extract_text instead.',
+    );
+    await expectError('pdf_render_page', { path: 'infinite.pdf', page: 1 }, 'page_too_large', "Page 1 of 'infinite.pdf' measures Infinity x Infinity pt");
+    expect(filesIn(path.join(files, RENDER_FOLDER)).filter((name) => /beyond|infinite/.test(name))).toEqual([]);
+    // The file itself is readable.
+    expect(await text('pdf_info', { path: 'beyond.pdf' })).toContain('First page size: 2000000000 x 2000000000 pt');
   });
 
   it('refuses a page beyond the last with invalid_page, and writes nothing', async () => {

@@ -6,12 +6,12 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parentPort } from 'node:worker_threads';
-import { createCanvas } from '@napi-rs/canvas';
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { OneClawError } from '@oneclaw/core';
 import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs' with { 'resolution-mode': 'import' };
 import { selectPages } from './page-ranges';
 import type { FromPdfWorker, PdfDocumentInfo, PdfJob, PdfPageText, PdfRenderResult, PdfTextResult, ToPdfWorker } from './pdf-worker-protocol';
-import { planRender } from './render-plan';
+import { describeRenderLimits, fitsRenderLimits, MAX_PAGE_PT, planRender, type RenderPlan } from './render-plan';
 
 type PdfjsModule = typeof Pdfjs;
 type PdfDocument = Pdfjs.PDFDocumentProxy;
@@ -148,7 +148,20 @@ async function renderPage(document: PdfDocument, job: Extract<PdfJob, { op: 'ren
   const page = await document.getPage(job.page);
   const natural = page.getViewport({ scale: 1 });
   const plan = planRender(natural.width, natural.height, job.dpi, job.limits);
-  const canvas = createCanvas(plan.width, plan.height);
+  if ('refused' in plan) throw unrenderablePage(plan.refused, natural, job);
+  // The canvas is native memory, outside this thread's heap limit: nothing over the cap is ever allocated.
+  if (!fitsRenderLimits(plan, job.limits)) {
+    throw new OneClawError(
+      'page_too_large',
+      `Page ${job.page} of ${quoted(job.fileName)} would be ${plan.width} x ${plan.height} pixels, over the limit of ${describeRenderLimits(job.limits)}. Read its text with pdf_extract_text instead.`,
+    );
+  }
+  let canvas: Canvas;
+  try {
+    canvas = createCanvas(plan.width, plan.height);
+  } catch (error) {
+    throw canvasFailed(error, plan, job);
+  }
   const context = canvas.getContext('2d');
   // The canvas size is rounded to whole pixels; scale each axis so the page fills it exactly.
   const viewport = page.getViewport({ scale: plan.dpi / 72 });
@@ -159,7 +172,12 @@ async function renderPage(document: PdfDocument, job: Extract<PdfJob, { op: 'ren
     transform: [plan.width / viewport.width, 0, 0, plan.height / viewport.height, 0, 0],
     background: 'white',
   }).promise;
-  const encoded = await canvas.encode('png');
+  let encoded: Buffer;
+  try {
+    encoded = await canvas.encode('png');
+  } catch (error) {
+    throw canvasFailed(error, plan, job);
+  }
   page.cleanup();
   // A fresh ArrayBuffer of its own, so it can be transferred without copying again.
   const png = new Uint8Array(encoded.byteLength);
@@ -179,10 +197,31 @@ function openError(error: unknown, fileName: string): OneClawError {
 }
 
 function invalidPdf(error: unknown, fileName: string): OneClawError {
-  const detail = error instanceof Error && error.message ? ` (${error.message.replace(/\.$/, '')})` : '';
   return new OneClawError(
     'invalid_pdf',
-    `${quoted(fileName)} could not be read as a PDF${detail}: the file is damaged or not a PDF. Check the file, or ask the user for another copy.`,
+    `${quoted(fileName)} could not be read as a PDF${errorDetail(error)}: the file is damaged or not a PDF. Check the file, or ask the user for another copy.`,
+  );
+}
+
+function unrenderablePage(reason: 'empty' | 'too_large', natural: { width: number; height: number }, job: Extract<PdfJob, { op: 'render' }>): OneClawError {
+  const size = `${round2(natural.width)} x ${round2(natural.height)} pt`;
+  if (reason === 'empty') {
+    return new OneClawError(
+      'invalid_pdf',
+      `Page ${job.page} of ${quoted(job.fileName)} has no area (${size}): the file is damaged. Read its text with pdf_extract_text, or ask the user for another copy.`,
+    );
+  }
+  return new OneClawError(
+    'page_too_large',
+    `Page ${job.page} of ${quoted(job.fileName)} measures ${size}, larger than a PDF page can be (at most ${MAX_PAGE_PT} pt, 15 million inches, a side), so no image of it can be drawn within the limit of ${describeRenderLimits(job.limits)}. The file is probably damaged; read its text with pdf_extract_text instead.`,
+  );
+}
+
+/** A canvas that fails (no memory for its surface, say) is not the PDF's fault, so it is not invalid_pdf. */
+function canvasFailed(error: unknown, plan: RenderPlan, job: Extract<PdfJob, { op: 'render' }>): OneClawError {
+  return new OneClawError(
+    'pdf_engine_failed',
+    `The PDF engine could not draw page ${job.page} of ${quoted(job.fileName)} as a ${plan.width} x ${plan.height} pixel image${errorDetail(error)}. Try again with a lower dpi.`,
   );
 }
 
@@ -191,6 +230,10 @@ function describeError(error: unknown, fileName: string): { code: string; messag
   // Anything pdfjs throws after the document opened means a part of it could not be parsed.
   const { code, message } = invalidPdf(error, fileName);
   return { code, message };
+}
+
+function errorDetail(error: unknown): string {
+  return error instanceof Error && error.message ? ` (${error.message.replace(/\.$/, '')})` : '';
 }
 
 function quoted(fileName: string): string {

@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
 
@@ -37,4 +37,28 @@ export function writeTestPdf(file: string, spec: TestPdf): Promise<void> {
     }
     document.end();
   });
+}
+
+/**
+ * A one-page PDF written by hand, for page boxes pdfkit will not write (`0 0 1e400 1e400`, which
+ * pdfjs reads as Infinity): `mediaBox` and the page's drawing `content` go into the file as given.
+ */
+export function writeBoxPdf(file: string, mediaBox: string, content = ''): void {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [${mediaBox}] /Contents 4 0 R /Resources << >> >>`,
+    `<< /Length ${Buffer.byteLength(content)} >>\nstream\n${content}\nendstream`,
+  ];
+  let pdf = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((body, index) => {
+    offsets.push(Buffer.byteLength(pdf));
+    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(pdf);
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, pdf);
 }
