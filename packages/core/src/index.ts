@@ -1,6 +1,7 @@
 export { OneClawError } from './oneclaw-error';
 export { deterministicIds } from './ids';
 export { byteSize } from './byte-size';
+export { toWellFormed } from './well-formed';
 
 export type { EventEnvelope, EventMetadata, RecordedEvent } from './events/event-envelope';
 export { stampEvents, type EventDraft, type StampContext } from './aggregate/stamp-events';

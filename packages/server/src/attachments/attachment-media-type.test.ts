@@ -26,4 +26,17 @@ describe('attachment types and names (issue 15)', () => {
     expect(cleanFileName('..')).toBeUndefined();
     expect(cleanFileName('  ')).toBeUndefined();
   });
+
+  it('keeps at most 200 characters, cut between code points: never half an emoji', () => {
+    // 305 UTF-16 units but 155 characters: kept whole (a cut at 200 units left a lone \ud83d).
+    const emoji = `a${'😀'.repeat(150)}.pdf`;
+    expect(cleanFileName(emoji)).toBe(emoji);
+    expect(cleanFileName(`a${'😀'.repeat(250)}`)).toBe(`a${'😀'.repeat(199)}`);
+    expect(cleanFileName('x'.repeat(300))).toBe('x'.repeat(200));
+  });
+
+  it('replaces a lone surrogate (a name stored by an older version, half an emoji) with U+FFFD', () => {
+    expect(cleanFileName(`a${'😀'.repeat(99)}\ud83d`)).toBe(`a${'😀'.repeat(99)}\ufffd`);
+    expect(cleanFileName('\ude00scan.pdf')).toBe('\ufffdscan.pdf');
+  });
 });

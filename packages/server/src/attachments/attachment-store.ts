@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, readSync, statSync, utimesSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { AttachmentRef } from '@oneclaw/core';
+import { toWellFormed, type AttachmentRef } from '@oneclaw/core';
 import { safeUnlink, syncDirectory } from '../persistence/durable-file';
 import { attachmentErrors } from './attachment-errors';
 import { extensionOf, sniffMediaType } from './attachment-media-type';
@@ -10,6 +10,9 @@ import { extensionOf, sniffMediaType } from './attachment-media-type';
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
 
 const HASH = /^[0-9a-f]{64}$/;
+
+/** The longest file name kept, in characters (code points), as SendMessage's `name` allows. */
+const MAX_FILE_NAME_CHARS = 200;
 
 export function isAttachmentHash(value: string): boolean {
   return HASH.test(value);
@@ -90,13 +93,21 @@ export class AttachmentStore {
   }
 }
 
-/** A file name as shown and told to the model: its last path part, no control characters, at most 200 characters. */
+/**
+ * A file name as shown and told to the model: its last path part, no control characters, at most
+ * 200 characters, well-formed. Cut by code points and with any lone surrogate replaced, since the
+ * name goes into a download's Content-Disposition: cut by UTF-16 units, a name of emoji ended in
+ * half of one, and as names are written once, that file could never be downloaded.
+ */
 export function cleanFileName(name: string | undefined): string | undefined {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base
-    .replace(/[\u0000-\u001f\u007f"]/g, '')
-    .trim()
-    .slice(0, 200);
+  const clean = Array.from(
+    toWellFormed(base)
+      .replace(/[\u0000-\u001f\u007f"]/g, '')
+      .trim(),
+  )
+    .slice(0, MAX_FILE_NAME_CHARS)
+    .join('');
   return clean === '' || clean === '.' || clean === '..' ? undefined : clean;
 }
 

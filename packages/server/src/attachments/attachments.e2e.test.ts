@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,6 +80,46 @@ describe('attachments: upload, serve, send to the model, read with the pdf tools
     expect((await fetch(`${server.url}/api/attachments/${ref.hash}`)).status).toBe(401);
     expect((await server.api('GET', `/api/attachments/${'0'.repeat(64)}`)).body).toMatchObject({ status: 404, code: 'attachment_not_found' });
     expect((await server.api('GET', '/api/attachments/..%2Fapi-token')).body).toMatchObject({ status: 400, code: 'invalid_attachment_hash' });
+  });
+
+  it('a name of emoji longer than 200 UTF-16 units is never cut in half an emoji, and the PDF downloads with it, as do names older versions cut', async () => {
+    const name = `a${'😀'.repeat(150)}.pdf`;
+    const bytes = await testPdf(['Emoji']);
+    const answer = await upload(bytes, 'application/pdf', name);
+    expect(answer.status).toBe(201);
+    const ref = (await answer.json()) as { hash: string; name: string };
+    const download = () => fetch(`${server.url}/api/attachments/${ref.hash}`, { headers: { authorization: `Bearer ${TEST_API_TOKEN}` } });
+    const served = await download();
+    // It was a 500 for good: the name ended in a lone \ud83d, which encodeURIComponent refuses.
+    expect(served.status).toBe(200);
+    expect(ref.name).toBe(name);
+    expect(served.headers.get('content-disposition')).toBe(`attachment; filename="a${'_'.repeat(300)}.pdf"; filename*=UTF-8''${encodeURIComponent(name)}`);
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(bytes);
+
+    // What an older version stored: the name cut at 200 UTF-16 units, ending in a lone \ud83d.
+    writeFileSync(path.join(dataDir, 'attachments', `${ref.hash}.json`), JSON.stringify({ name: name.slice(0, 200) }));
+    const old = await download();
+    expect(old.status).toBe(200);
+    expect(old.headers.get('content-disposition')).toBe(`attachment; filename="a${'_'.repeat(198)}_"; filename*=UTF-8''${encodeURIComponent(`a${'😀'.repeat(99)}\ufffd`)}`);
+    expect(Buffer.from(await old.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('SendMessage: a name override with half an emoji is refused (400 invalid_body) before anything is recorded; 200 emoji are kept whole', async () => {
+    const ref = (await (await upload(PNG, 'image/png', 'cat.png')).json()) as { hash: string };
+    await server.api('POST', '/api/sessions', { sessionId: 'named' });
+    const broken = await server.api('POST', '/api/sessions/named/messages', { text: 'look', attachments: [{ hash: ref.hash, name: 'cat\ud83d.png' }] });
+    expect(broken.status).toBe(400);
+    expect(broken.body).toMatchObject({ code: 'invalid_body', detail: expect.stringContaining('attachments.0.name is not well-formed Unicode') });
+    expect(((await server.api('GET', '/api/sessions/named/events')).body.events as RecordedEvent[]).map((e) => e.type)).toEqual(['SessionStarted']);
+    expect(model.requests).toHaveLength(0);
+
+    // 200 characters (the schema counts code points), 399 UTF-16 units: recorded whole.
+    const long = `a${'😀'.repeat(199)}`;
+    model.enqueue(fakeReply.text('A cat.'));
+    expect((await server.api('POST', '/api/sessions/named/messages', { text: 'look', attachments: [{ hash: ref.hash, name: long }] })).body).toMatchObject({ reason: 'completed' });
+    const events = (await server.api('GET', '/api/sessions/named/events')).body.events as RecordedEvent[];
+    const user = events.find((e) => e.type === 'MessageSent' && (e.data as { role: string }).role === 'user')!;
+    expect(user.data).toMatchObject({ attachments: [{ hash: ref.hash, name: long }] });
   });
 
   it('refuses other types (415), bytes that are not what the Content-Type says (415) and files over the limit (413), with stable codes', async () => {

@@ -5,6 +5,7 @@ import type { AttachmentRef } from '@oneclaw/core';
 import { attachmentErrors } from '../attachments/attachment-errors';
 import { allowedMediaType } from '../attachments/attachment-media-type';
 import { AttachmentStore, isAttachmentHash } from '../attachments/attachment-store';
+import { contentDisposition } from './content-disposition';
 import { readUploadBody } from './read-upload-body';
 import { ResourceNotFoundError } from './resource-not-found';
 
@@ -80,10 +81,4 @@ function decodeName(raw: string | undefined): string | undefined {
   } catch {
     return raw;
   }
-}
-
-/** `attachment` with an ASCII fallback name and the UTF-8 one (RFC 6266 / 5987). */
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

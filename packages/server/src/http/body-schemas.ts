@@ -5,8 +5,9 @@ import { CONFIG_LIMITS, PROVIDER_KINDS, REASONING_EFFORTS, type ProviderKind, ty
 /**
  * Well-formed Unicode only (Ajv compiles patterns with the u flag, so a lone UTF-16 surrogate is
  * a code point of this range and an emoji's pair is not). For the ids and names configured here,
- * which end up in URLs and headers: `"gem\ud800"` was stored as a model id, and every Gemini turn
- * then failed with "URI malformed" when the id was percent-encoded into the request URL.
+ * and attachment names, which end up in URLs and headers: `"gem\ud800"` was stored as a model id,
+ * and every Gemini turn then failed with "URI malformed" when the id was percent-encoded into the
+ * request URL.
  */
 export const WELL_FORMED_TEXT = '^[^\\uD800-\\uDFFF]*$';
 
@@ -45,7 +46,7 @@ export const sendMessageBody = {
         type: 'object',
         additionalProperties: false,
         required: ['hash'],
-        properties: { hash: { type: 'string', pattern: '^[0-9a-f]{64}$' }, name: { type: 'string', minLength: 1, maxLength: 200 } },
+        properties: { hash: { type: 'string', pattern: '^[0-9a-f]{64}$' }, name: { type: 'string', minLength: 1, maxLength: 200, pattern: WELL_FORMED_TEXT } },
       },
     },
   },

@@ -1,3 +1,5 @@
+import { toWellFormed } from '@oneclaw/core';
+
 /** What every scrubbed secret becomes; pino's default censor uses the same text, so logs read alike. */
 export const REDACTED = '[Redacted]';
 
@@ -216,11 +218,6 @@ function encodedForms(value: string): string[] {
     bytes.toString('base64').replace(/=+$/, ''),
     bytes.toString('base64url'),
   ];
-}
-
-/** String#toWellFormed (Node 20): each lone surrogate becomes U+FFFD. Our ES2022 lib types lack it. */
-function toWellFormed(value: string): string {
-  return (value as string & { toWellFormed(): string }).toWellFormed();
 }
 
 function escapeRegExp(text: string): string {
