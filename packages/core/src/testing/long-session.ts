@@ -19,7 +19,7 @@ export const longSessionCatalogue = new FixedToolCatalogue({
 
 /**
  * A session of `size` events as the agent loop records a chat with tool use (user message,
- * model request, tool call, its result, reply; a group loaded every 25 turns), in the batches
+ * model request, tool call, its result, reply; a group the model loads every 25 turns), in the batches
  * each command produced. Deterministic: the same arguments give the same events and ids.
  */
 export function longSession(sessionId: string, size: number): SessionEvent[][] {
@@ -46,7 +46,8 @@ export function longSession(sessionId: string, size: number): SessionEvent[][] {
       { type: 'RecordToolResult', messageId: `r${turn}`, callId: `call${turn}`, toolName: 'read_file', durationMs: 12, status: 'success', result: 'x'.repeat(300) },
       { type: 'RecordAssistantMessage', messageId: `s${turn}`, text: `Summary for turn ${turn}: three files changed, nothing urgent.`, toolCalls: [] },
     ];
-    if (turn % 25 === 0) steps.push({ type: 'LoadToolGroup', groupName: `group_${(turn / 25) % 12}`, source: { kind: 'user' } });
+    // Loaded by the model in the turn (a user's load is refused while a turn is open).
+    if (turn % 25 === 0) steps.push({ type: 'LoadToolGroup', groupName: `group_${(turn / 25) % 12}`, source: { kind: 'tool_call', callId: `call${turn}` } });
     for (const step of steps) if (state.eventCount < size) record(step);
   }
   return batches;
