@@ -27,6 +27,7 @@ import { type ModelResponse, type TokenUsage, isProviderError, PROVIDER_LABELS, 
 import type { SecretRedactor } from '../security/secret-redactor';
 import { findDuplicateCalls, withRepeats } from './duplicate-calls';
 import type { Recorded, SessionRepository, SessionSnapshot, StagedCommand } from '../sessions/session-repository';
+import { recordOutsideTurn } from '../sessions/commands/record-outside-turn';
 import type { ToolRuntime } from '../tools/tool-runtime';
 import { toChatMessages } from './conversation';
 import { withAttachmentBytes, type AttachmentReader } from './load-attachments';
@@ -108,10 +109,8 @@ export class TurnRunner {
     if (session.state.archivedAt !== null) throw sessionErrors.archived(request.sessionId);
 
     if (!request.redo && request.text.trim() === CLEAR_COMMAND) {
-      // A clear waits for no turn: one running (here or on another replica) refuses it with
-      // turn_in_progress, one cut off is closed first, as before a message (ClearSession, decide).
-      await this.deps.cutOffTurns.closeIfCutOff(request.sessionId, undefined, session);
-      const cleared = await sessions.record(request.sessionId, { type: 'ClearSession', reason: 'user (/clear)' }, { commandId: `${turnId}:clear` });
+      // As POST /clear: refused while a turn runs, a cut-off one closed first (record-outside-turn.ts).
+      const cleared = await recordOutsideTurn(this.deps, request.sessionId, { type: 'ClearSession', reason: 'user (/clear)' }, { commandId: `${turnId}:clear`, loaded: session });
       observer({ type: 'session_cleared' });
       return {
         turnId,
@@ -453,9 +452,10 @@ class Turn {
   /** `verdict`: the loop breaker's, whose warning (one call before it stops the turn) the model reads with the result. */
   private async recordOutcome(outcome: ToolCallOutcome, verdict?: LoopVerdict): Promise<SessionSnapshot> {
     const result = outcome.result;
-    // Redacted once: the same text goes to the event, the stream and the model.
-    const redacted = this.deps.redactor.redactText(result.status === 'success' ? result.result : result.message);
-    const warned = verdict?.stop === false && verdict.warning ? `${redacted}\n\n${verdict.warning}` : redacted;
+    // Already redacted by the engine, which has the server's redactor (tool-runtime.ts) and scrubs
+    // each result before it cuts it: the same text goes to the event, the stream and the model.
+    const output = result.status === 'success' ? result.result : result.message;
+    const warned = verdict?.stop === false && verdict.warning ? `${output}\n\n${verdict.warning}` : output;
     // Each result must fit one append on its own, whatever the store's limit is set to: the
     // engine's cap counts characters, and a character can take 6 bytes of JSON (180 KB for 30 000).
     const text = fitText(warned, this.deps.maxAppendBytes - EVENT_ENVELOPE_BYTES, 'tool result');
